@@ -1,0 +1,150 @@
+//! Move generation and flips on the 64-bit frame, all eight directions at once.
+//!
+//! The generators are the usual 8x8 Kogge-Stone fills. A smaller board sits in the top-left
+//! corner of the frame; its off-board squares are never occupied and never legal targets
+//! (targets are masked with the board's empty squares), so a ray can neither cross them nor
+//! end on them, and no per-size masks are needed inside the fills.
+
+/// Bits of the frame whose column is neither `a` nor `h`: shifting these sideways never wraps.
+const NOT_EDGE_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// The bit of square `(row, col)` in the 8x8 frame.
+#[inline]
+#[must_use]
+pub const fn square_bit(row: u32, col: u32) -> u64 {
+    1u64 << (8 * row + col)
+}
+
+/// Squares reached from `p` over one or more contiguous squares of `m` in the direction of a
+/// shift by `d` (both signs), i.e. the candidate targets in that line.
+#[inline(always)]
+fn line_targets(p: u64, m: u64, d: u32) -> u64 {
+    let mut left = m & (p << d);
+    left |= m & (left << d);
+    let pre_left = m & (m << d);
+    left |= pre_left & (left << (2 * d));
+    left |= pre_left & (left << (2 * d));
+
+    let mut right = m & (p >> d);
+    right |= m & (right >> d);
+    let pre_right = m & (m >> d);
+    right |= pre_right & (right >> (2 * d));
+    right |= pre_right & (right >> (2 * d));
+
+    (left << d) | (right >> d)
+}
+
+/// The legal moves of the player owning `p` against the opponent owning `o`, among the squares
+/// of `empty` (the board's empty squares).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_nxn::board::{legal_moves, Shape};
+/// let start = Shape::square(8).unwrap().start();
+/// let moves = legal_moves(start.player(), start.opponent(), start.empty());
+/// assert_eq!(moves.count_ones(), 4);
+/// ```
+#[inline]
+#[must_use]
+pub fn legal_moves(p: u64, o: u64, empty: u64) -> u64 {
+    let side = o & NOT_EDGE_COLS;
+    (line_targets(p, side, 1)
+        | line_targets(p, o, 8)
+        | line_targets(p, side, 7)
+        | line_targets(p, side, 9))
+        & empty
+}
+
+/// Discs of `o` flipped by a single direction's run from `x` (shift left by `d` if `up`).
+#[inline(always)]
+fn ray_flips(p: u64, m: u64, x: u64, d: u32, up: bool) -> u64 {
+    let sh = |b: u64, k: u32| if up { b << k } else { b >> k };
+    let mut f = m & sh(x, d);
+    f |= m & sh(f, d);
+    let pre = m & sh(m, d);
+    f |= pre & sh(f, 2 * d);
+    f |= pre & sh(f, 2 * d);
+    if sh(f, d) & p != 0 {
+        f
+    } else {
+        0
+    }
+}
+
+/// The discs of `o` that turn over when the owner of `p` plays on square `sq` (a bit index of
+/// the frame). Zero means the move is illegal (or `sq` is occupied: check that first).
+///
+/// # Examples
+///
+/// ```
+/// use reversi_nxn::board::{flips, Shape};
+/// let start = Shape::square(8).unwrap().start();
+/// // d3 is row 2, col 3: bit 19. It turns d4 (bit 27).
+/// assert_eq!(flips(start.player(), start.opponent(), 19), 1 << 27);
+/// ```
+#[inline]
+#[must_use]
+pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
+    let x = 1u64 << sq;
+    let side = o & NOT_EDGE_COLS;
+    ray_flips(p, side, x, 1, true)
+        | ray_flips(p, side, x, 1, false)
+        | ray_flips(p, o, x, 8, true)
+        | ray_flips(p, o, x, 8, false)
+        | ray_flips(p, side, x, 7, true)
+        | ray_flips(p, side, x, 7, false)
+        | ray_flips(p, side, x, 9, true)
+        | ray_flips(p, side, x, 9, false)
+}
+
+/// Iterator over the set bits of a bitboard, lowest first (row-major order of squares).
+#[derive(Debug, Clone, Copy)]
+pub struct Squares(pub u64);
+
+impl Iterator for Squares {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Squares {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_wrap_across_rows_on_full_width() {
+        // Player on h1 (bit 7), opponent on a2 (bit 8), empty b2: shifting east from h1 must not
+        // reach a2 on the next row.
+        let p = 1u64 << 7;
+        let o = 1u64 << 8;
+        assert_eq!(legal_moves(p, o, 1u64 << 9), 0);
+        assert_eq!(flips(p, o, 9), 0);
+    }
+
+    #[test]
+    fn long_run_flips() {
+        // a1 player, b1..g1 opponent, play h1: six flips.
+        let p = 1u64;
+        let o = 0b0111_1110u64;
+        assert_eq!(flips(p, o, 7), o);
+        assert_eq!(legal_moves(p, o, 1 << 7), 1 << 7);
+    }
+}

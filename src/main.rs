@@ -1,0 +1,40 @@
+//! The `reversi` command: parses arguments, runs one library job, prints, maps errors to exit
+//! codes (2 for bad input, 1 for anything else).
+
+mod bar;
+mod cli;
+mod cmd;
+
+use clap::Parser;
+use reversi_nxn::board::BoardError;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    if let Some(n) = cli.threads {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n as usize)
+            .build_global()
+        {
+            eprintln!("Error: cannot start {n} threads: {e}");
+            std::process::exit(1);
+        }
+    }
+    if let Err(e) = cmd::run(cli.command) {
+        eprintln!("Error: {e:#}");
+        std::process::exit(exit_code(&e));
+    }
+}
+
+/// 2 for input the user can correct (bad board, move, size, flag, or memory request), else 1.
+fn exit_code(e: &anyhow::Error) -> i32 {
+    let bad_input = e.chain().any(|c| {
+        c.is::<BoardError>()
+            || c.is::<reversi_nxn::memory::MemoryError>()
+            || c.is::<cli::UsageError>()
+    });
+    if bad_input {
+        2
+    } else {
+        1
+    }
+}

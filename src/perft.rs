@@ -1,0 +1,516 @@
+//! Games per ply (perft) from any position, in OEIS A124004's convention.
+//!
+//! **Convention.** A *ply* is one turn: a placement or a forced pass, so a pass uses a ply. The
+//! games counted at ply `n` are those still in progress or that ended exactly at ply `n`; a game
+//! that ended earlier is not counted again. This is OEIS A124004 ("Number of possible Reversi
+//! games at the end of the n-th ply"): 4, 12, 56, 244, 1396, 8200, 55092, 390216, ... on 8x8.
+//!
+//! **Method.** The first plies are expanded breadth-first into a *frontier* whose positions are
+//! merged when equal up to symmetry (and colour, for the detailed table), each carrying the
+//! number of paths into it; the frontier's subtrees then run in parallel on rayon. The
+//! count-only path ([`perft`]) counts the last ply in bulk (the number of moves of each position
+//! one ply short) and shares subtree counts through a transposition table; the detailed path
+//! ([`perft_table`]) also finds which games end at each ply and their final scores.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::board::{flips, legal_moves, Position, Squares};
+use crate::progress::Progress;
+
+/// How to run perft.
+#[derive(Debug, Clone, Copy)]
+pub struct PerftOptions {
+    /// Merge symmetric positions in the frontier (a square board's start has 4 symmetric first
+    /// moves, so this alone divides the work by about 4).
+    pub symmetry: bool,
+    /// Memory for the transposition table of the count-only path, in MiB (0 turns it off).
+    pub hash_mb: usize,
+}
+
+impl Default for PerftOptions {
+    fn default() -> Self {
+        PerftOptions {
+            symmetry: true,
+            hash_mb: 256,
+        }
+    }
+}
+
+/// Final scores of the games that ended at one ply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScoreCount {
+    /// Black discs at the end.
+    pub black: u32,
+    /// White discs at the end.
+    pub white: u32,
+    /// Number of games ending so.
+    pub games: u128,
+}
+
+/// One row of the per-ply table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlyRow {
+    /// Ply number, 1 for the first turn from the given position.
+    pub ply: u32,
+    /// Games in progress or just ended at the end of this ply (A124004).
+    pub games: u128,
+    /// Games that ended exactly at this ply (`None` on the count-only path).
+    pub ended: Option<u128>,
+    /// Final scores of the games that ended at this ply (empty on the count-only path).
+    pub ended_scores: Vec<ScoreCount>,
+}
+
+/// The result of a perft run.
+#[derive(Debug, Clone, Serialize)]
+pub struct PerftReport {
+    /// Board size, such as `8x8`.
+    pub board: String,
+    /// The board string of the position counted from.
+    pub position: String,
+    /// The convention, in words.
+    pub convention: &'static str,
+    /// One row per ply, 1..=depth.
+    pub plies: Vec<PlyRow>,
+    /// Wall time in seconds.
+    pub seconds: f64,
+}
+
+impl PerftReport {
+    /// Games at the last ply per second of wall time.
+    #[must_use]
+    pub fn leaves_per_second(&self) -> f64 {
+        let last = self.plies.last().map_or(0, |r| r.games);
+        last as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// The convention printed with every table.
+pub const CONVENTION: &str =
+    "OEIS A124004: a pass uses a ply; a game that ended is not counted at later plies";
+
+/// Number of games in progress or just ended after exactly `depth` plies from `pos`.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_nxn::board::Shape;
+/// use reversi_nxn::perft::{perft, PerftOptions};
+/// // OEIS A124004: 4, 12, 56, 244 on the 8x8 board.
+/// let start = Shape::square(8).unwrap().start();
+/// assert_eq!(perft(&start, 4, PerftOptions::default()), 244);
+/// ```
+#[must_use]
+pub fn perft(pos: &Position, depth: u32, opts: PerftOptions) -> u128 {
+    perft_with(pos, depth, opts, &crate::progress::Silent)
+}
+
+/// [`perft`] with progress reported per frontier subtree.
+#[must_use]
+pub fn perft_with(pos: &Position, depth: u32, opts: PerftOptions, progress: &dyn Progress) -> u128 {
+    count_from(pos, depth, opts, &PerftTable::new(opts.hash_mb), progress)
+}
+
+/// [`perft_with`] on a given table (its counts stay valid across depths and positions).
+fn count_from(
+    pos: &Position,
+    depth: u32,
+    opts: PerftOptions,
+    table: &PerftTable,
+    progress: &dyn Progress,
+) -> u128 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut detail = Detail::new(depth);
+    let (split, tasks) = frontier(pos, depth, opts.symmetry, false, &mut detail);
+    if split == depth {
+        return detail.games[depth as usize];
+    }
+    let remaining = depth - split;
+    let mask = pos.shape().mask();
+    progress.start("perft", tasks.len() as u64);
+    let total = tasks
+        .par_iter()
+        .map(|t| {
+            let n = count(t.pos.player(), t.pos.opponent(), mask, remaining, table);
+            progress.advance(1);
+            u128::from(n) * t.weight
+        })
+        .sum();
+    progress.finish();
+    total
+}
+
+/// The per-ply table to `depth`: games at each ply, games ended at each ply and their scores.
+#[must_use]
+pub fn perft_table(
+    pos: &Position,
+    depth: u32,
+    opts: PerftOptions,
+    progress: &dyn Progress,
+) -> PerftReport {
+    let t0 = Instant::now();
+    let mut detail = Detail::new(depth);
+    let (split, tasks) = frontier(pos, depth, opts.symmetry, true, &mut detail);
+    let mask = pos.shape().mask();
+    progress.start("perft", tasks.len() as u64);
+    let from_tasks = tasks
+        .par_iter()
+        .map(|t| {
+            let mut acc = Detail::new(depth);
+            let (p, o) = (t.pos.player(), t.pos.opponent());
+            let moves = legal_moves(p, o, mask & !(p | o));
+            walk(
+                p,
+                o,
+                t.pos.black_to_move(),
+                moves,
+                mask,
+                split,
+                depth,
+                &mut acc,
+            );
+            progress.advance(1);
+            acc.scaled(t.weight)
+        })
+        .reduce(|| Detail::new(depth), Detail::merged);
+    progress.finish();
+    detail = detail.merged(from_tasks);
+    let plies = (1..=depth)
+        .map(|ply| {
+            let mut ended_scores: Vec<ScoreCount> = detail
+                .scores
+                .iter()
+                .filter(|(&(p, _, _), _)| p == ply)
+                .map(|(&(_, black, white), &games)| ScoreCount {
+                    black,
+                    white,
+                    games,
+                })
+                .collect();
+            ended_scores.sort_by_key(|s| (s.black, s.white));
+            PlyRow {
+                ply,
+                games: detail.games[ply as usize],
+                ended: Some(detail.ended[ply as usize]),
+                ended_scores,
+            }
+        })
+        .collect();
+    PerftReport {
+        board: pos.shape().name(),
+        position: pos.to_board_string(),
+        convention: CONVENTION,
+        plies,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+/// The per-ply games column only, each ply by the fast count-only path.
+#[must_use]
+pub fn perft_counts(
+    pos: &Position,
+    depth: u32,
+    opts: PerftOptions,
+    progress: &dyn Progress,
+) -> PerftReport {
+    let t0 = Instant::now();
+    let table = PerftTable::new(opts.hash_mb);
+    let plies = (1..=depth)
+        .map(|ply| PlyRow {
+            ply,
+            games: count_from(pos, ply, opts, &table, progress),
+            ended: None,
+            ended_scores: Vec::new(),
+        })
+        .collect();
+    PerftReport {
+        board: pos.shape().name(),
+        position: pos.to_board_string(),
+        convention: CONVENTION,
+        plies,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}
+
+/// Per-ply tallies: games, ended games, and ended games by `(ply, black, white)`.
+#[derive(Debug, Clone)]
+struct Detail {
+    games: Vec<u128>,
+    ended: Vec<u128>,
+    scores: HashMap<(u32, u32, u32), u128>,
+}
+
+impl Detail {
+    fn new(depth: u32) -> Detail {
+        Detail {
+            games: vec![0; depth as usize + 1],
+            ended: vec![0; depth as usize + 1],
+            scores: HashMap::new(),
+        }
+    }
+
+    fn end(&mut self, ply: u32, black: u32, white: u32, weight: u128) {
+        self.ended[ply as usize] += weight;
+        *self.scores.entry((ply, black, white)).or_insert(0) += weight;
+    }
+
+    fn scaled(mut self, weight: u128) -> Detail {
+        self.games.iter_mut().for_each(|g| *g *= weight);
+        self.ended.iter_mut().for_each(|g| *g *= weight);
+        self.scores.values_mut().for_each(|g| *g *= weight);
+        self
+    }
+
+    fn merged(mut self, other: Detail) -> Detail {
+        for (a, b) in self.games.iter_mut().zip(other.games) {
+            *a += b;
+        }
+        for (a, b) in self.ended.iter_mut().zip(other.ended) {
+            *a += b;
+        }
+        for (k, v) in other.scores {
+            *self.scores.entry(k).or_insert(0) += v;
+        }
+        self
+    }
+}
+
+/// A frontier position and the number of paths that reach it (itself or a symmetric image).
+struct Task {
+    pos: Position,
+    weight: u128,
+}
+
+/// How many frontier subtrees to aim for: enough for work stealing to keep every core busy to
+/// the end.
+fn frontier_target() -> usize {
+    256 * rayon::current_num_threads()
+}
+
+/// Expands `root` ply by ply, tallying into `detail`, until the frontier is large enough or
+/// `depth` is reached. Returns the frontier's ply and its (merged) positions, none of them ended.
+fn frontier(
+    root: &Position,
+    depth: u32,
+    symmetry: bool,
+    by_colour: bool,
+    detail: &mut Detail,
+) -> (u32, Vec<Task>) {
+    let mut level = vec![Task {
+        pos: *root,
+        weight: 1,
+    }];
+    if root.is_over() {
+        return (depth, Vec::new());
+    }
+    let mut ply = 0;
+    while ply < depth && level.len() < frontier_target() {
+        ply += 1;
+        let mut next: HashMap<(u64, u64, bool), Task> = HashMap::new();
+        for t in &level {
+            for turn in t.pos.legal_turns() {
+                let child = t.pos.apply(turn).expect("legal turn");
+                detail.games[ply as usize] += t.weight;
+                if child.is_over() {
+                    detail.end(ply, child.black_count(), child.white_count(), t.weight);
+                    continue;
+                }
+                let (p, o) = if symmetry {
+                    child.canonical()
+                } else {
+                    (child.player(), child.opponent())
+                };
+                let key = (p, o, by_colour && child.black_to_move());
+                next.entry(key)
+                    .and_modify(|e| e.weight += t.weight)
+                    .or_insert(Task {
+                        pos: child,
+                        weight: t.weight,
+                    });
+            }
+        }
+        let mut tasks: Vec<Task> = next.into_values().collect();
+        // A fixed order keeps runs reproducible (HashMap order is not).
+        tasks.sort_by_key(|t| (t.pos.player(), t.pos.opponent(), t.pos.black_to_move()));
+        level = tasks;
+    }
+    (ply, level)
+}
+
+/// Depth-first tally below a position at `ply` that has not ended and whose legal moves are
+/// `moves`, down to `depth`.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    p: u64,
+    o: u64,
+    black_to_move: bool,
+    moves: u64,
+    mask: u64,
+    ply: u32,
+    depth: u32,
+    acc: &mut Detail,
+) {
+    let child_ply = ply + 1;
+    let empty = mask & !(p | o);
+    if moves == 0 {
+        // A forced pass (the position has not ended, so the opponent can move).
+        acc.games[child_ply as usize] += 1;
+        if child_ply < depth {
+            let m = legal_moves(o, p, empty);
+            walk(o, p, !black_to_move, m, mask, child_ply, depth, acc);
+        }
+        return;
+    }
+    acc.games[child_ply as usize] += u128::from(moves.count_ones());
+    for sq in Squares(moves) {
+        let f = flips(p, o, sq);
+        let (np, no) = (o ^ f, p | f | (1u64 << sq));
+        let ce = empty & !(1u64 << sq);
+        let cm = legal_moves(np, no, ce);
+        if cm == 0 && legal_moves(no, np, ce) == 0 {
+            let (black, white) = if black_to_move { (no, np) } else { (np, no) };
+            acc.end(child_ply, black.count_ones(), white.count_ones(), 1);
+        } else if child_ply < depth {
+            walk(np, no, !black_to_move, cm, mask, child_ply, depth, acc);
+        }
+    }
+}
+
+/// Shallowest remaining depth whose counts go into the table. Shallower subtrees are cheaper to
+/// recount than to look up.
+const TABLE_MIN_DEPTH: u32 = 3;
+
+/// Nodes exactly `depth >= 1` plies below `(p, o)`.
+fn count(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
+    let empty = mask & !(p | o);
+    let moves = legal_moves(p, o, empty);
+    if moves == 0 {
+        if legal_moves(o, p, empty) == 0 {
+            return 0; // ended: not counted at later plies
+        }
+        return if depth == 1 {
+            1
+        } else {
+            count(o, p, mask, depth - 1, table)
+        };
+    }
+    if depth == 1 {
+        return u64::from(moves.count_ones());
+    }
+    let use_table = depth >= TABLE_MIN_DEPTH && table.enabled();
+    if use_table {
+        if let Some(n) = table.get(p, o, depth) {
+            return n;
+        }
+    }
+    let mut n = 0;
+    for sq in Squares(moves) {
+        let f = flips(p, o, sq);
+        n += count(o ^ f, p | f | (1u64 << sq), mask, depth - 1, table);
+    }
+    if use_table {
+        table.put(p, o, depth, n);
+    }
+    n
+}
+
+/// One slot: the full key (both bitboards and the depth), so a hit is never a collision.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    p: u64,
+    o: u64,
+    depth: u32,
+    count: u64,
+}
+
+/// Number of independently locked shards; two threads almost never meet in one.
+const SHARDS: usize = 256;
+
+/// A transposition table of subtree counts, shared by all threads, always-replace.
+struct PerftTable {
+    shards: Vec<Mutex<Vec<Slot>>>,
+    slots_per_shard: usize,
+}
+
+impl PerftTable {
+    fn new(mb: usize) -> PerftTable {
+        let total = mb * (1 << 20) / std::mem::size_of::<Slot>();
+        let slots_per_shard = total / SHARDS;
+        let shards = if slots_per_shard == 0 {
+            Vec::new()
+        } else {
+            (0..SHARDS)
+                .map(|_| Mutex::new(vec![Slot::default(); slots_per_shard]))
+                .collect()
+        };
+        PerftTable {
+            shards,
+            slots_per_shard,
+        }
+    }
+
+    fn enabled(&self) -> bool {
+        !self.shards.is_empty()
+    }
+
+    fn locate(&self, p: u64, o: u64, depth: u32) -> (usize, usize) {
+        let h = (p ^ o.rotate_left(29) ^ u64::from(depth).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let h = h ^ (h >> 31);
+        let shard = (h as usize) % SHARDS;
+        let slot = ((h >> 8) as usize) % self.slots_per_shard;
+        (shard, slot)
+    }
+
+    fn get(&self, p: u64, o: u64, depth: u32) -> Option<u64> {
+        let (shard, slot) = self.locate(p, o, depth);
+        let s = self.shards[shard].lock().ok()?[slot];
+        (s.depth == depth && s.p == p && s.o == o).then_some(s.count)
+    }
+
+    fn put(&self, p: u64, o: u64, depth: u32, count: u64) {
+        let (shard, slot) = self.locate(p, o, depth);
+        if let Ok(mut guard) = self.shards[shard].lock() {
+            guard[slot] = Slot { p, o, depth, count };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+    use crate::progress::Silent;
+
+    #[test]
+    fn table_and_count_paths_agree() {
+        for (r, c) in [(4, 4), (5, 5), (4, 6), (6, 6)] {
+            let start = Shape::new(r, c).unwrap().start();
+            let table = perft_table(&start, 9, PerftOptions::default(), &Silent);
+            let plain = PerftOptions {
+                symmetry: false,
+                hash_mb: 0,
+            };
+            for row in &table.plies {
+                assert_eq!(
+                    row.games,
+                    perft(&start, row.ply, plain),
+                    "{r}x{c} ply {}",
+                    row.ply
+                );
+                assert_eq!(
+                    row.games,
+                    perft(&start, row.ply, PerftOptions::default()),
+                    "{r}x{c} ply {}",
+                    row.ply
+                );
+            }
+        }
+    }
+}

@@ -53,7 +53,7 @@ pub struct BoardArgs {
     pub moves: Option<String>,
     /// Start from this board string: one character per square, row-major (X/*/b black,
     /// O/w white, -/. empty), then the side to move (X or O).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub board: Option<String>,
 }
 

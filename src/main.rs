@@ -9,7 +9,25 @@ use clap::Parser;
 use reversi_nxn::board::BoardError;
 
 fn main() {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(), // --help and --version
+        Err(e) => {
+            // One line: clap's message up to its first blank line, without its "error: ".
+            let text = e.to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let message = message.join(" ");
+            eprintln!(
+                "Error: {} (see --help)",
+                message.trim_start_matches("error: ")
+            );
+            std::process::exit(2);
+        }
+    };
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n as usize)

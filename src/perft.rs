@@ -156,7 +156,10 @@ pub fn perft_table(
 ) -> PerftReport {
     let t0 = Instant::now();
     let mut detail = Detail::new(depth);
-    let (split, tasks) = frontier(pos, depth, opts.symmetry, true, &mut detail);
+    let (split, mut tasks) = frontier(pos, depth, opts.symmetry, true, &mut detail);
+    if split == depth {
+        tasks.clear(); // the frontier reached the last ply: every count is in `detail`
+    }
     let mask = pos.shape().mask();
     progress.start("perft", tasks.len() as u64);
     let from_tasks = tasks

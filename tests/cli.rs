@@ -1,0 +1,113 @@
+//! The `reversi` binary run as a user runs it: good input prints results, bad input gets a
+//! one-line error and exit code 2, never a panic.
+
+use std::process::{Command, Output};
+
+fn reversi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .output()
+        .expect("run reversi")
+}
+
+/// Asserts a clean refusal: exit code 2, one line on stderr that starts with `Error:` and
+/// contains `expect`, nothing on stdout.
+fn assert_refused(args: &[&str], expect: &str) {
+    let out = reversi(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: not one line: {err}"
+    );
+    assert!(err.starts_with("Error: "), "{args:?}: {err}");
+    assert!(err.contains(expect), "{args:?}: {err} lacks {expect:?}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn perft_prints_the_reference_counts() {
+    let out = reversi(&["perft", "--depth", "5"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    // OEIS A124004, plies 1-5 on the 8x8 start.
+    for (ply, games) in [(1, 4), (2, 12), (3, 56), (4, 244), (5, 1396)] {
+        assert!(
+            text.lines().any(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                f.len() >= 2 && f[0] == ply.to_string() && f[1] == games.to_string()
+            }),
+            "ply {ply}: {text}"
+        );
+    }
+    assert!(text.contains("A124004"));
+}
+
+#[test]
+fn perft_fast_and_json_agree() {
+    let out = reversi(&[
+        "perft",
+        "-n",
+        "6",
+        "-d",
+        "7",
+        "--fast",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success());
+    let fast: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = reversi(&["perft", "-n", "6", "-d", "7", "--json", "--threads", "2"]);
+    let full: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for ply in 0..7 {
+        assert_eq!(fast["plies"][ply]["games"], full["plies"][ply]["games"]);
+    }
+}
+
+#[test]
+fn perft_from_moves_and_board_string() {
+    let a = reversi(&["perft", "-n", "5", "--moves", "c2 b2", "-d", "4", "--json"]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    let a: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    let board = a["position"].as_str().unwrap().to_string();
+    let b = reversi(&["perft", "--board", &board, "-d", "4", "--json"]);
+    let b: serde_json::Value = serde_json::from_slice(&b.stdout).unwrap();
+    assert_eq!(a["plies"], b["plies"]);
+}
+
+#[test]
+fn bad_input_is_refused_in_one_line() {
+    assert_refused(&["perft", "--size", "9"], "9");
+    assert_refused(&["perft", "--size", "2"], "2");
+    assert_refused(&["perft", "--rows", "4"], "--cols");
+    assert_refused(&["perft", "--frobnicate"], "--frobnicate");
+    assert_refused(&["perft", "--depth", "x"], "depth");
+    assert_refused(&["perft", "-n", "4", "--moves", "a1"], "illegal move a1");
+    assert_refused(&["perft", "-n", "4", "--moves", "b1 zz"], "bad move");
+    assert_refused(&["perft", "-n", "4", "--moves", "e1"], "bad square");
+    assert_refused(
+        &["perft", "-n", "4", "--moves", "pass"],
+        "illegal move pass",
+    );
+    assert_refused(&["perft", "--board", "XXO"], "malformed board string");
+    assert_refused(
+        &["perft", "-n", "4", "--board", "-----OX--XO----Q X"],
+        "unknown character",
+    );
+    assert_refused(
+        &["perft", "-n", "4", "--board", "-----OX--XO----- Z"],
+        "side to move",
+    );
+    assert_refused(&["perft", "--hash-mb", "100000000"], "available");
+    assert_refused(&["frobnicate"], "frobnicate");
+}
+
+#[test]
+fn help_works() {
+    let out = reversi(&["--help"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("perft"));
+}

@@ -1,0 +1,23 @@
+//! Shared test helpers: a seeded PRNG and a naive array board (the engine's slow twin).
+
+#![allow(dead_code)]
+
+pub mod naive;
+
+/// splitmix64: a tiny deterministic PRNG so seeded tests replay exactly.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0), slightly biased for huge n, which does not matter here.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}

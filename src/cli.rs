@@ -27,6 +27,10 @@ pub struct Cli {
 pub enum Command {
     /// Count games per ply (perft) and the games that end at each ply.
     Perft(cmd::perft::PerftArgs),
+    /// Show a position and the value of every legal move.
+    Analyze(cmd::analyze::AnalyzeArgs),
+    /// Play against the engine, watch it play itself, or explore with hints.
+    Play(cmd::play::PlayArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.

@@ -8,4 +8,5 @@
 pub mod board;
 pub mod memory;
 pub mod perft;
+pub mod play;
 pub mod progress;

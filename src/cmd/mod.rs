@@ -1,6 +1,8 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
+pub mod analyze;
 pub mod perft;
+pub mod play;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -11,6 +13,8 @@ use crate::cli::Command;
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Perft(args) => perft::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Play(args) => play::run(&args),
     }
 }
 
@@ -21,4 +25,13 @@ pub fn stop_flag() -> Arc<AtomicBool> {
     // A second handler cannot be installed; the first flag then stays the only one.
     let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
     flag
+}
+
+/// The best advisor available for positions like `pos`: exact where the game can be solved in
+/// time, a heuristic search otherwise.
+pub fn advisor_for(
+    _pos: &reversi_nxn::board::Position,
+    limit: std::time::Duration,
+) -> reversi_nxn::play::HeuristicAdvisor {
+    reversi_nxn::play::HeuristicAdvisor { limit }
 }

@@ -1,0 +1,38 @@
+//! `reversi analyze`: the board and the value of every legal move of a position.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+use reversi_nxn::play::Advisor;
+
+use crate::cli::BoardArgs;
+
+/// Arguments of `reversi analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Time for the search, in milliseconds, where the position cannot be solved exactly.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub time_ms: u64,
+}
+
+/// Prints the diagram and the value of every legal move, best marked.
+pub fn run(args: &AnalyzeArgs) -> Result<()> {
+    let (pos, _) = args.board.position(8)?;
+    println!("{}", pos.diagram());
+    println!("board string: {pos}");
+    if pos.is_over() {
+        println!(
+            "the game is over: {}:{}",
+            pos.black_count(),
+            pos.white_count()
+        );
+        return Ok(());
+    }
+    let mut advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms));
+    let advice = advisor.advise(&pos);
+    print!("{}", advice.describe(&pos));
+    Ok(())
+}

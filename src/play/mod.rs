@@ -1,0 +1,102 @@
+//! Exploring and playing: advice on every move of a position, and an interactive session.
+//!
+//! An [`Advisor`] scores the legal turns of a position for the side to move: exactly where the
+//! game can be solved, or by a depth-limited heuristic search ([`midgame`]) where it cannot,
+//! always saying which.
+
+pub mod eval;
+pub mod midgame;
+pub mod session;
+
+use std::time::Duration;
+
+use crate::board::{Move, Position};
+
+/// How the scores of an [`Advice`] were obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdviceKind {
+    /// Exact final disc margins under perfect play.
+    Exact,
+    /// A depth-limited search with a heuristic evaluation: not exact.
+    Heuristic {
+        /// Plies searched.
+        depth: u32,
+    },
+}
+
+/// Scores of every legal turn of a position, for the side to move (larger is better for it).
+#[derive(Debug, Clone)]
+pub struct Advice {
+    /// Each legal turn (placements in row-major order, or a single pass) and its score.
+    pub scores: Vec<(Move, i32)>,
+    /// Exact margins, or heuristic scores.
+    pub kind: AdviceKind,
+}
+
+impl Advice {
+    /// The best score, if there is a legal turn.
+    #[must_use]
+    pub fn best_score(&self) -> Option<i32> {
+        self.scores.iter().map(|s| s.1).max()
+    }
+
+    /// The best turns (all that share the best score), in row-major order.
+    #[must_use]
+    pub fn best_moves(&self) -> Vec<Move> {
+        let best = self.best_score();
+        self.scores
+            .iter()
+            .filter(|s| Some(s.1) == best)
+            .map(|s| s.0)
+            .collect()
+    }
+
+    /// One line per turn: `c4 +2 (best)`; heuristic scores are labelled as such.
+    #[must_use]
+    pub fn describe(&self, pos: &Position) -> String {
+        let best = self.best_score();
+        let label = match self.kind {
+            AdviceKind::Exact => "exact final margin for the side to move".to_string(),
+            AdviceKind::Heuristic { depth } => format!(
+                "heuristic score (depth-limited search, {depth} plies; not exact) for the side to move"
+            ),
+        };
+        let mut s = format!("move values ({label}):\n");
+        for &(m, v) in &self.scores {
+            let mark = if Some(v) == best { "  best" } else { "" };
+            s.push_str(&format!("  {:<5} {:>+6}{mark}\n", pos.move_name(m), v));
+        }
+        s
+    }
+}
+
+/// Something that scores the legal turns of a position.
+pub trait Advisor {
+    /// Scores every legal turn of `pos` (empty when the game is over).
+    fn advise(&mut self, pos: &Position) -> Advice;
+}
+
+/// Scores by the heuristic iterative-deepening search with a time limit per call. When the
+/// search reaches the end of every line, the scores it gives are exact.
+#[derive(Debug, Clone)]
+pub struct HeuristicAdvisor {
+    /// Time allowed per position.
+    pub limit: Duration,
+}
+
+impl Advisor for HeuristicAdvisor {
+    fn advise(&mut self, pos: &Position) -> Advice {
+        let r = midgame::search(pos, self.limit);
+        if r.exact {
+            Advice {
+                scores: r.scores.into_iter().map(|(m, v)| (m, v / 10_000)).collect(),
+                kind: AdviceKind::Exact,
+            }
+        } else {
+            Advice {
+                scores: r.scores,
+                kind: AdviceKind::Heuristic { depth: r.depth },
+            }
+        }
+    }
+}

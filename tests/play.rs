@@ -1,0 +1,136 @@
+//! `play` and `analyze`: a scripted session through a pipe, and the engine checked against a
+//! plain minimax (no pruning) so that it never lets a won position slip.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use common::Rng;
+use reversi_nxn::board::{Position, Shape};
+use reversi_nxn::play::session::Session;
+use reversi_nxn::play::{Advisor, HeuristicAdvisor};
+
+/// Final margin for the side to move under perfect play, by plain minimax over every line.
+fn minimax(pos: &Position) -> i32 {
+    let turns = pos.legal_turns();
+    if turns.is_empty() {
+        let m = pos.black_margin();
+        return if pos.black_to_move() { m } else { -m };
+    }
+    turns
+        .into_iter()
+        .map(|t| {
+            let child = pos.apply(t).unwrap();
+            -minimax(&child)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn piped_session_plays_a_full_4x4_game_with_undo_and_hints() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["play", "--size", "4", "--engine", "white"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut script = String::from("hint\nb1\nundo\nboard\nz9\nb1\nhint\n");
+    script.push_str(&"best\n".repeat(12));
+    script.push_str("quit\n");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("move values (exact"), "{text}");
+    assert_eq!(text.matches("black plays b1").count(), 2, "{text}");
+    assert!(text.contains("bad square"), "{text}");
+    // REFERENCE.md (blog 2008-07-03): the second player wins 4x4 under perfect play; the
+    // engine plays white perfectly, and "best" plays black's best, so white wins.
+    assert!(text.contains("game over: white wins"), "{text}");
+}
+
+#[test]
+fn engine_never_loses_value_against_random_opponents() {
+    let shape = Shape::square(4).unwrap();
+    let mut rng = Rng(44);
+    for game in 0..40 {
+        let engine_black = game % 2 == 0;
+        let mut advisor = HeuristicAdvisor {
+            limit: Duration::from_secs(10),
+        };
+        let mut pos = shape.start();
+        let mut promised: Option<i32> = None; // engine's guaranteed final margin
+        loop {
+            let turns = pos.legal_turns();
+            if turns.is_empty() {
+                break;
+            }
+            let t = if pos.black_to_move() == engine_black {
+                let v = minimax(&pos);
+                if let Some(p) = promised {
+                    assert!(
+                        v >= p,
+                        "game {game}: the engine's value fell from {p} to {v}"
+                    );
+                }
+                promised = Some(v);
+                let advice = advisor.advise(&pos);
+                assert_eq!(
+                    advice.best_score(),
+                    Some(v),
+                    "game {game}: engine's value is wrong"
+                );
+                advice.best_moves()[0]
+            } else {
+                turns[rng.below(turns.len())]
+            };
+            pos = pos.apply(t).unwrap();
+        }
+        let margin = if engine_black {
+            pos.black_margin()
+        } else {
+            -pos.black_margin()
+        };
+        assert!(margin >= promised.unwrap(), "game {game}");
+    }
+}
+
+#[test]
+fn engine_against_engine_reaches_the_perfect_play_result() {
+    let start = Shape::square(4).unwrap().start();
+    let advisor = HeuristicAdvisor {
+        limit: Duration::from_secs(10),
+    };
+    let mut out = Vec::new();
+    let end = Session::new(start, [true, true], advisor)
+        .run(&mut std::io::empty(), &mut out)
+        .unwrap();
+    assert!(end.position.is_over());
+    assert_eq!(end.position.black_margin(), minimax(&start));
+}
+
+#[test]
+fn analyze_marks_the_best_moves() {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["analyze", "--size", "4", "--moves", "b1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("best"), "{text}");
+    assert!(text.contains("exact"), "{text}");
+    let big = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["analyze", "--size", "8", "--time-ms", "200"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(big.stdout).unwrap();
+    assert!(text.contains("heuristic score"), "{text}");
+}

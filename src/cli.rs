@@ -27,10 +27,13 @@ pub struct Cli {
 pub enum Command {
     /// Count games per ply (perft) and the games that end at each ply.
     Perft(cmd::perft::PerftArgs),
+    /// Estimate the number of games, their scores and lengths by random playouts (Knuth).
+    Estimate(cmd::estimate::EstimateArgs),
+    /// Render PNG charts of everything in results/ into plots/.
+    Plot(cmd::plot::PlotArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.
-#[allow(dead_code)] // used by the jobs that take a move list only
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);

@@ -31,10 +31,13 @@ pub enum Command {
     Analyze(cmd::analyze::AnalyzeArgs),
     /// Play against the engine, watch it play itself, or explore with hints.
     Play(cmd::play::PlayArgs),
+    /// Estimate the number of games, their scores and lengths by random playouts (Knuth).
+    Estimate(cmd::estimate::EstimateArgs),
+    /// Render PNG charts of everything in results/ into plots/.
+    Plot(cmd::plot::PlotArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.
-#[allow(dead_code)] // used by the jobs that take a move list only
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);

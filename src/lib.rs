@@ -2,11 +2,16 @@
 //!
 //! - [`board`]: the rules on any board of `R x C` squares (3 <= R, C <= 8) as bitboards.
 //! - [`perft`]: games per ply from any position, in OEIS A124004's convention.
+//! - [`estimate`]: random-probe (Knuth) estimates of the number of games, scores and lengths.
+//! - [`export::plot`]: PNG charts (score heatmaps, histograms, games per ply).
 
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod estimate;
+pub mod export;
 pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod progress;
+pub mod rng;

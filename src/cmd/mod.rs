@@ -1,8 +1,10 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
 pub mod analyze;
+pub mod estimate;
 pub mod perft;
 pub mod play;
+pub mod plot;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -15,6 +17,8 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Perft(args) => perft::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Estimate(args) => estimate::run(&args),
+        Command::Plot(args) => plot::run(&args),
     }
 }
 

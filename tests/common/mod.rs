@@ -1,8 +1,13 @@
-//! Shared test helpers: a seeded PRNG and a naive array board (the engine's slow twin).
+//! Shared test helpers: a seeded PRNG, a naive array board (the engine's slow twin), and a
+//! plain game enumerator (the counters' slow twin).
 
 #![allow(dead_code)]
 
+pub mod games;
 pub mod naive;
+
+#[allow(unused_imports)]
+pub use games::Games;
 
 /// splitmix64: a tiny deterministic PRNG so seeded tests replay exactly.
 pub struct Rng(pub u64);

@@ -1,0 +1,3 @@
+//! Turning report values into files: PNG charts (and, from the counting work, CSV and JSON).
+
+pub mod plot;

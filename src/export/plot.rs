@@ -777,10 +777,7 @@ pub fn plot_estimate(
             .or_insert(0.0) += s.games;
     }
     let total = format!("≈ {:.3e}", r.games.mean);
-    let subject = format!(
-        "estimated from {} random games",
-        thousands(u128::from(r.samples))
-    );
+    let subject = format!("estimate, {} probes", thousands(u128::from(r.samples)));
     let title = HeatmapTitle {
         board,
         total: &total,

@@ -37,7 +37,7 @@ use crate::rng::Xoshiro256;
 pub const CHUNK: u64 = 1024;
 
 /// Chunks run in parallel between two in-order merges (bounds the memory of pending tallies).
-const BATCH: u64 = 256;
+const BATCH: u64 = 64;
 
 /// The estimator, in words.
 pub const METHOD: &str = "Knuth's estimator: mean over random playouts of the product of the \
@@ -498,6 +498,37 @@ mod tests {
             // REFERENCE.md (blog, 2008-03-29): on 3x3 all games are won by the second player.
             assert!(p.white > p.black);
         }
+    }
+
+    /// Asks to stop at the second check.
+    struct StopSoon(std::sync::atomic::AtomicU32);
+
+    impl Progress for StopSoon {
+        fn should_stop(&self) -> bool {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= 1
+        }
+    }
+
+    #[test]
+    fn a_stop_request_ends_after_the_current_batch() {
+        let pos = Shape::square(4).unwrap().start();
+        let opts = EstimateOptions {
+            samples: 3 * BATCH * CHUNK,
+            seed: 2,
+        };
+        let r = estimate(&pos, opts, &StopSoon(Default::default()));
+        assert!(r.interrupted);
+        assert_eq!(r.samples, BATCH * CHUNK);
+        // The probes done are the first ones of the full run: the same as a run of that size.
+        let short = estimate(
+            &pos,
+            EstimateOptions {
+                samples: BATCH * CHUNK,
+                seed: 2,
+            },
+            &Silent,
+        );
+        assert_eq!(r.games, short.games);
     }
 
     #[test]

@@ -58,7 +58,7 @@ fn heatmap_renders_with_text_and_colour_bar() {
     let path = dir.path().join("4x4-scores.png");
     let title = HeatmapTitle {
         board: "4x4",
-        total: g.total,
+        total: "60,060",
         subject: "exact count",
     };
     score_heatmap(&path, &g.matrix(16), &title).unwrap();
@@ -103,7 +103,7 @@ fn empty_data_is_an_error_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let title = HeatmapTitle {
         board: "3x3",
-        total: 0,
+        total: "0",
         subject: "exact count",
     };
     assert!(score_heatmap(&dir.path().join("x.png"), &vec![vec![0; 10]; 10], &title).is_err());
@@ -140,6 +140,13 @@ fn write_fixtures(results: &Path) {
         "ply,games,ended\n1,4,0\n2,12,0\n3,56,0\n4,244,0\n",
     )
     .unwrap();
+    // An estimate, written by the tool itself.
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["estimate", "-n", "4", "--samples", "5000", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
     // A folder that is not a board, and a board with nothing plottable: both skipped.
     std::fs::create_dir_all(results.join("notes")).unwrap();
     std::fs::create_dir_all(results.join("5x5")).unwrap();
@@ -163,9 +170,16 @@ fn plot_command_renders_every_chart() {
         String::from_utf8_lossy(&out.stderr)
     );
     let listed = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(listed.lines().count(), 4, "{listed}");
+    assert_eq!(listed.lines().count(), 7, "{listed}");
     check_png(&plots.join("4x4-scores.png"), HEATMAP_SIZE);
-    for what in ["margin", "lengths", "perft"] {
+    check_png(&plots.join("4x4-estimate-scores.png"), HEATMAP_SIZE);
+    for what in [
+        "margin",
+        "lengths",
+        "perft",
+        "estimate-margin",
+        "estimate-lengths",
+    ] {
         check_png(&plots.join(format!("4x4-{what}.png")), CHART_SIZE);
     }
     // Keep a copy to look at when asked (REVERSI_PLOT_KEEP=dir).

@@ -40,6 +40,16 @@ pub fn run(args: &EstimateArgs) -> Result<()> {
         seed: args.seed,
     };
     let report = estimate(&pos, opts, &bar);
+    if report.interrupted {
+        // A partial estimate is still a valid one (with fewer probes): show it, but do not
+        // save it as if it were the run asked for.
+        print_report(&report);
+        anyhow::bail!(
+            "stopped after {} of {} probes; nothing written",
+            report.samples,
+            args.samples
+        );
+    }
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let path = dir.join("estimate.json");
@@ -51,12 +61,6 @@ pub fn run(args: &EstimateArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_report(&report);
-    }
-    if report.interrupted {
-        eprintln!(
-            "stopped after {} of {} probes",
-            report.samples, args.samples
-        );
     }
     Ok(())
 }

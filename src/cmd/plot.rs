@@ -12,7 +12,7 @@ use crate::cli::UsageError;
 #[derive(Debug, Args)]
 pub struct PlotArgs {
     /// Directory holding one `<R>x<C>/` folder per board (score_matrix.csv, lengths.csv,
-    /// perft.csv).
+    /// perft.csv, estimate.json).
     #[arg(long, default_value = "results", value_name = "DIR")]
     pub results: PathBuf,
     /// Directory to write the PNG files into (created if missing).

@@ -205,8 +205,8 @@ fn viridis(t: f64) -> RGBColor {
 pub struct HeatmapTitle<'a> {
     /// Board name, such as `4x4`.
     pub board: &'a str,
-    /// Total games, printed in the title (the sum of the matrix when counted exactly).
-    pub total: u128,
+    /// Total games as printed in the title, such as `60,060` ([`thousands`]) or `≈ 2.85e22`.
+    pub total: &'a str,
     /// What was counted, such as `all games from the start` or `games after c2`.
     pub subject: &'a str,
 }
@@ -261,8 +261,9 @@ fn heatmap(path: &Path, m: &[Vec<f64>], title: &HeatmapTitle<'_>) -> Result<(), 
         .copied()
         .filter(|&c| c > 0.0)
         .fold(f64::INFINITY, f64::min);
-    // The colour scale runs over whole powers of ten around the data, at least one decade.
-    let lo = min.log10().floor().max(0.0);
+    // The colour scale runs over whole powers of ten around the data, at least one decade
+    // (from 1 unless an estimate puts a score below one game).
+    let lo = min.log10().floor().min(0.0);
     let hi = max.log10().ceil().max(lo + 1.0);
     let colour = |c: f64| viridis((c.log10() - lo) / (hi - lo));
 
@@ -274,9 +275,7 @@ fn heatmap(path: &Path, m: &[Vec<f64>], title: &HeatmapTitle<'_>) -> Result<(), 
     root.fill(&WHITE).map_err(&err)?;
     let heading = format!(
         "{} Reversi: {} games — final scores ({})",
-        title.board,
-        thousands(title.total),
-        title.subject
+        title.board, title.total, title.subject
     );
     let root = root
         .titled(&heading, (FONT, 24).into_font().style(FontStyle::Bold))
@@ -399,7 +398,7 @@ pub fn histogram(path: &Path, h: &Histogram<'_>) -> Result<(), PlotError> {
     root.fill(&WHITE).map_err(&err)?;
     let fill = RGBColor(49, 104, 142).filled();
     if h.log_y {
-        let lo = cmin.log10().floor().max(0.0);
+        let lo = cmin.log10().floor().min(0.0);
         let hi = (cmax.log10().ceil()).max(lo + 1.0);
         let mut chart = ChartBuilder::on(&root)
             .caption(h.title, (FONT, 24).into_font().style(FontStyle::Bold))
@@ -676,7 +675,9 @@ pub fn wants_log_scale(counts: impl IntoIterator<Item = u128>) -> bool {
 
 /// Renders every chart that the files in `results/<R>x<C>/` allow into `plots`:
 /// `<R>x<C>-scores.png` and `<R>x<C>-margin.png` from `score_matrix.csv`,
-/// `<R>x<C>-lengths.png` from `lengths.csv`, `<R>x<C>-perft.png` from `perft.csv`.
+/// `<R>x<C>-lengths.png` from `lengths.csv`, `<R>x<C>-perft.png` from `perft.csv`, and
+/// `<R>x<C>-estimate-scores.png`, `-estimate-margin.png`, `-estimate-lengths.png` from
+/// `estimate.json` (written by `reversi estimate --out`).
 /// Histograms switch to a log scale when their counts span three orders of magnitude.
 /// Returns the files written, in board order.
 ///
@@ -708,10 +709,10 @@ pub fn plot_results(results: &Path, plots: &Path) -> Result<Vec<std::path::PathB
         let scores = dir.join("score_matrix.csv");
         if scores.is_file() {
             let matrix = read_score_matrix(&scores)?;
-            let total = matrix.iter().flatten().sum();
+            let total = thousands(matrix.iter().flatten().sum());
             let title = HeatmapTitle {
                 board: &board,
-                total,
+                total: &total,
                 subject: "exact count",
             };
             score_heatmap(&out("scores"), &matrix, &title)?;
@@ -733,8 +734,85 @@ pub fn plot_results(results: &Path, plots: &Path) -> Result<Vec<std::path::PathB
             perft_chart(&out("perft"), &board, &read_pairs(&perft)?)?;
             written.push(out("perft"));
         }
+        let estimate = dir.join("estimate.json");
+        if estimate.is_file() {
+            written.extend(plot_estimate(&estimate, &board, plots)?);
+        }
     }
     Ok(written)
+}
+
+/// Renders the charts of one `estimate.json` ([`crate::estimate::EstimateReport`]) into
+/// `plots/<board>-estimate-{scores,margin,lengths}.png`; returns the files written.
+///
+/// # Errors
+///
+/// [`PlotError::Read`] if the file is not an estimate report, [`PlotError::Draw`] if a PNG
+/// cannot be written.
+pub fn plot_estimate(
+    path: &Path,
+    board: &str,
+    plots: &Path,
+) -> Result<Vec<std::path::PathBuf>, PlotError> {
+    let bad = |message: String| PlotError::Read {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let r: crate::estimate::EstimateReport =
+        serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let out = |what: &str| plots.join(format!("{board}-estimate-{what}.png"));
+    let squares = r
+        .scores
+        .iter()
+        .map(|s| s.black.max(s.white))
+        .max()
+        .unwrap_or(0) as usize;
+    let mut matrix = vec![vec![0.0; squares + 1]; squares + 1];
+    let mut by_margin = std::collections::BTreeMap::new();
+    for s in &r.scores {
+        matrix[s.black as usize][s.white as usize] = s.games;
+        *by_margin
+            .entry(i64::from(s.black) - i64::from(s.white))
+            .or_insert(0.0) += s.games;
+    }
+    let total = format!("≈ {:.3e}", r.games.mean);
+    let subject = format!("estimate, {} probes", thousands(u128::from(r.samples)));
+    let title = HeatmapTitle {
+        board,
+        total: &total,
+        subject: &subject,
+    };
+    score_heatmap_f64(&out("scores"), &matrix, &title)?;
+    let margin: Vec<(i64, f64)> = by_margin.into_iter().collect();
+    let heading = format!("{board} Reversi: final margin (estimate)");
+    histogram(
+        &out("margin"),
+        &Histogram {
+            title: &heading,
+            x_label: "black discs − white discs at the end",
+            y_label: "games, estimated",
+            bars: &margin,
+            log_y: true,
+        },
+    )?;
+    let lengths: Vec<(i64, f64)> = r
+        .lengths
+        .iter()
+        .map(|l| (i64::from(l.placements), l.games))
+        .collect();
+    let heading = format!("{board} Reversi: game length (estimate)");
+    histogram(
+        &out("lengths"),
+        &Histogram {
+            title: &heading,
+            x_label: "placements (passes not counted)",
+            y_label: "games, estimated",
+            bars: &lengths,
+            log_y: true,
+        },
+    )?;
+    Ok(vec![out("scores"), out("margin"), out("lengths")])
 }
 
 #[cfg(test)]

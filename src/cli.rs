@@ -35,6 +35,8 @@ pub enum Command {
     Estimate(cmd::estimate::EstimateArgs),
     /// Render PNG charts of everything in results/ into plots/.
     Plot(cmd::plot::PlotArgs),
+    /// Regenerate every result, chart and the summary table (reusing what is computed).
+    Report(cmd::report::ReportArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.

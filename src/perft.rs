@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::board::{flips, legal_moves, Position, Squares};
 use crate::progress::Progress;
@@ -42,7 +42,7 @@ impl Default for PerftOptions {
 }
 
 /// Final scores of the games that ended at one ply.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreCount {
     /// Black discs at the end.
     pub black: u32,
@@ -53,7 +53,7 @@ pub struct ScoreCount {
 }
 
 /// One row of the per-ply table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlyRow {
     /// Ply number, 1 for the first turn from the given position.
     pub ply: u32,
@@ -66,14 +66,14 @@ pub struct PlyRow {
 }
 
 /// The result of a perft run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PerftReport {
     /// Board size, such as `8x8`.
     pub board: String,
     /// The board string of the position counted from.
     pub position: String,
     /// The convention, in words.
-    pub convention: &'static str,
+    pub convention: String,
     /// One row per ply, 1..=depth.
     pub plies: Vec<PlyRow>,
     /// Wall time in seconds.
@@ -208,7 +208,7 @@ pub fn perft_table(
     PerftReport {
         board: pos.shape().name(),
         position: pos.to_board_string(),
-        convention: CONVENTION,
+        convention: CONVENTION.to_string(),
         plies,
         seconds: t0.elapsed().as_secs_f64(),
     }
@@ -235,7 +235,7 @@ pub fn perft_counts(
     PerftReport {
         board: pos.shape().name(),
         position: pos.to_board_string(),
-        convention: CONVENTION,
+        convention: CONVENTION.to_string(),
         plies,
         seconds: t0.elapsed().as_secs_f64(),
     }

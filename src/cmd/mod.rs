@@ -5,6 +5,7 @@ pub mod estimate;
 pub mod perft;
 pub mod play;
 pub mod plot;
+pub mod report;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -19,6 +20,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Play(args) => play::run(&args),
         Command::Estimate(args) => estimate::run(&args),
         Command::Plot(args) => plot::run(&args),
+        Command::Report(args) => report::run(&args),
     }
 }
 

@@ -1,0 +1,194 @@
+//! `reversi report`: regenerates every result and chart, reusing what is already computed, and
+//! prints one summary table (also written to `results/summary.md` and, on request, into the
+//! README between its summary markers).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use reversi_nxn::board::Shape;
+use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport};
+use reversi_nxn::export::plot::{plot_results, thousands};
+use reversi_nxn::export::tables::{perft_csv, write_atomic, write_json};
+use reversi_nxn::perft::{perft_table, PerftOptions, PerftReport};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::bar::Bar;
+
+/// Arguments of `reversi report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Recompute everything, even results already in the results directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Where the results go.
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
+    /// Where the charts go.
+    #[arg(long, default_value = "plots")]
+    pub plots: PathBuf,
+    /// Probes of the 6x6 estimate (7x7 and 8x8 use a tenth).
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1000..))]
+    pub samples: u64,
+    /// Seed of the estimates.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write the summary table into this README, between its summary markers.
+    #[arg(long)]
+    pub readme: Option<PathBuf>,
+}
+
+/// The README markers around the summary table.
+pub const SUMMARY_START: &str = "<!-- summary:start (written by `reversi report`) -->";
+/// The README marker after the summary table.
+pub const SUMMARY_END: &str = "<!-- summary:end -->";
+
+/// Boards whose games per ply are tabulated, with the depth.
+const PERFT_BOARDS: &[(u32, u32)] = &[(6, 12), (7, 11), (8, 11)];
+/// Boards whose game counts are estimated; the 6x6 uses all the samples, larger boards a tenth.
+const ESTIMATE_BOARDS: &[u32] = &[6, 7, 8];
+
+/// One line of the summary table.
+#[derive(Debug, Default, Clone)]
+struct Row {
+    board: String,
+    games: String,
+    positions: String,
+    result: String,
+    seconds: f64,
+}
+
+/// Loads `path` as JSON if it exists (and `force` is off), else computes, writes and returns it.
+fn reuse_or<T: Serialize + DeserializeOwned>(
+    path: &Path,
+    force: bool,
+    compute: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    if !force && path.is_file() {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        if let Ok(value) = serde_json::from_str(&text) {
+            eprintln!("reusing {}", path.display());
+            return Ok(value);
+        }
+        eprintln!("{} is unreadable or outdated: recomputing", path.display());
+    }
+    let value = compute()?;
+    write_json(path, &value).with_context(|| format!("writing {}", path.display()))?;
+    Ok(value)
+}
+
+fn board_dir(results: &Path, shape: Shape) -> PathBuf {
+    results.join(shape.name())
+}
+
+/// Runs every job, then the charts and the summary.
+pub fn run(args: &ReportArgs) -> Result<()> {
+    let t0 = Instant::now();
+    let bar = Bar::new(super::stop_flag());
+    let mut rows: Vec<Row> = Vec::new();
+
+    for &(n, depth) in PERFT_BOARDS {
+        let shape = Shape::square(n)?;
+        let dir = board_dir(&args.results, shape);
+        eprintln!("perft {shape} to depth {depth}");
+        let report: PerftReport = reuse_or(&dir.join("perft.json"), args.force, || {
+            Ok(perft_table(
+                &shape.start(),
+                depth,
+                PerftOptions::default(),
+                &bar,
+            ))
+        })?;
+        write_atomic(&dir.join("perft.csv"), &perft_csv(&report))?;
+    }
+
+    for &n in ESTIMATE_BOARDS {
+        let shape = Shape::square(n)?;
+        let samples = if n == 6 {
+            args.samples
+        } else {
+            args.samples / 10
+        };
+        let dir = board_dir(&args.results, shape);
+        eprintln!("estimate {shape} with {samples} probes");
+        let path = dir.join("estimate.json");
+        let opts = EstimateOptions {
+            samples,
+            seed: args.seed,
+        };
+        let mut report: EstimateReport = reuse_or(&path, args.force, || {
+            let r = estimate(&shape.start(), opts, &bar);
+            anyhow::ensure!(
+                !r.interrupted,
+                "stopped: the {shape} estimate was not saved"
+            );
+            Ok(r)
+        })?;
+        if report.samples != samples || report.seed != args.seed {
+            report = estimate(&shape.start(), opts, &bar);
+            anyhow::ensure!(
+                !report.interrupted,
+                "stopped: the {shape} estimate was not saved"
+            );
+            write_json(&path, &report)?;
+        }
+        rows.push(Row {
+            board: shape.name(),
+            games: format!(
+                "≈ {:.3e} (95% CI {:.3e} – {:.3e}, {} probes)",
+                report.games.mean,
+                report.games.ci95_low,
+                report.games.ci95_high,
+                thousands(u128::from(report.samples))
+            ),
+            positions: String::new(),
+            result: String::new(),
+            seconds: report.seconds,
+        });
+    }
+
+    eprintln!("charts into {}", args.plots.display());
+    let charts = plot_results(&args.results, &args.plots)?;
+    let table = summary_table(&rows);
+    write_atomic(&args.results.join("summary.md"), &table)?;
+    if let Some(readme) = &args.readme {
+        update_readme(readme, &table)?;
+    }
+    println!("{table}");
+    println!(
+        "{} charts in {}; total time {:.1} s",
+        charts.len(),
+        args.plots.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The summary as a Markdown table.
+fn summary_table(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| board | games | distinct positions | perfect play | time (s) |\n|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {:.1} |\n",
+            r.board, r.games, r.positions, r.result, r.seconds
+        ));
+    }
+    s
+}
+
+/// Replaces the text between the summary markers of `readme` with `table`.
+fn update_readme(readme: &Path, table: &str) -> Result<()> {
+    let text =
+        std::fs::read_to_string(readme).with_context(|| format!("reading {}", readme.display()))?;
+    let (Some(a), Some(b)) = (text.find(SUMMARY_START), text.find(SUMMARY_END)) else {
+        anyhow::bail!("{} has no summary markers", readme.display());
+    };
+    let new = format!("{}{SUMMARY_START}\n{table}{}", &text[..a], &text[b..]);
+    write_atomic(readme, &new)?;
+    Ok(())
+}

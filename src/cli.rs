@@ -27,10 +27,13 @@ pub struct Cli {
 pub enum Command {
     /// Count games per ply (perft) and the games that end at each ply.
     Perft(cmd::perft::PerftArgs),
+    /// Strongly solve a board: value and moves-to-end of every reachable position.
+    Strong(cmd::strong::StrongArgs),
+    /// Audit simple strategies (greedy, mobility, corners, random) against perfect play.
+    Heuristics(cmd::heuristics::HeuristicsArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.
-#[allow(dead_code)] // used by the jobs that take a move list only
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);

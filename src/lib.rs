@@ -2,11 +2,13 @@
 //!
 //! - [`board`]: the rules on any board of `R x C` squares (3 <= R, C <= 8) as bitboards.
 //! - [`perft`]: games per ply from any position, in OEIS A124004's convention.
+//! - [`heuristics`]: simple strategies audited against a strong solution.
 //! - [`strong`]: retrograde analysis of every reachable position (value and moves-to-end).
 
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod heuristics;
 pub mod memory;
 pub mod perft;
 pub mod progress;

@@ -1,6 +1,8 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
+pub mod heuristics;
 pub mod perft;
+pub mod strong;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -11,6 +13,8 @@ use crate::cli::Command;
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Perft(args) => perft::run(&args),
+        Command::Strong(args) => strong::run(&args),
+        Command::Heuristics(args) => heuristics::run(&args),
     }
 }
 

@@ -91,23 +91,12 @@ the position after it; value = final black minus white discs under perfect play 
 count for nobody); moves-to-end = placements to the end, quickest for a side that wins or draws, \
 longest for a side that loses";
 
-/// Parents expanded between two memory checks.
-const BATCH: usize = 1 << 22;
+/// Parents sampled to size the next layer.
+const SAMPLE: usize = 1 << 16;
 /// Parents per parallel task (children are sorted and deduplicated per task first).
 const TASK: usize = 1 << 15;
-/// Bytes a stored position costs: key, reachability flags, value, moves-to-end.
-const STORED_BYTES: u64 = 8 + 2 + 1 + 1;
 /// Bytes of one temporary child (a padded `(u64, u16)`).
 const CHILD_BYTES: u64 = 16;
-
-/// One layer during the forward pass: sorted keys and, per key, which images are reachable.
-///
-/// Flag bit `g` (`0..8`) says that `syms[g]` applied to the canonical discs gives a position
-/// reachable with black to move; bit `8 + g` the same with white to move.
-struct Forward {
-    keys: Vec<u64>,
-    flags: Vec<u16>,
-}
 
 /// Builds the strong solution of `shape`: every reachable position's value and moves-to-end.
 ///
@@ -131,89 +120,122 @@ pub fn build(
     let remap = remap_tables(&group);
     let t0 = Instant::now();
 
-    // Forward: layers by disc count.
+    // Forward: layers by disc count. Only the newest layer keeps its reachability flags.
     let start = shape.start();
     let ((cp, co), s) = group.canonical(shape, start.player(), start.opponent());
     let side_shift = if start.black_to_move() { 0 } else { 8 };
-    let mut forward = vec![Forward {
-        keys: vec![key_of(shape, cp, co)],
-        flags: vec![1u16 << (group.inv[s] + side_shift)],
-    }];
     let first_discs = start.disc_count();
-    let mut stored: u64 = STORED_BYTES;
-    let mut peak: u64 = stored;
+    let mut keys_layers: Vec<Vec<u64>> = vec![vec![key_of(shape, cp, co)]];
+    let mut flags: Vec<u16> = vec![1u16 << (group.inv[s] + side_shift)];
+    let mut layer_counts = vec![count_layer(
+        shape,
+        &group,
+        first_discs,
+        &keys_layers[0],
+        &flags,
+    )];
+    let mut stored_keys: u64 = 8;
+    let mut peak: u64 = 0;
     progress.start("layers", u64::from(shape.squares() - first_discs + 1));
     progress.advance(1);
     loop {
-        let cur = forward.last().expect("one layer at least");
-        let discs = first_discs + forward.len() as u32;
-        let mut runs: Vec<Vec<(u64, u16)>> = Vec::new();
-        let mut run_len: u64 = 0;
-        for batch in cur.keys.chunks(BATCH).zip(cur.flags.chunks(BATCH)) {
-            if progress.should_stop() {
-                return Err(StrongError::Stopped);
-            }
-            let mut new_runs: Vec<Vec<(u64, u16)>> = batch
-                .0
-                .par_chunks(TASK)
-                .zip(batch.1.par_chunks(TASK))
-                .map(|(keys, flags)| expand(shape, &group, &remap, keys, flags))
-                .collect();
-            run_len += new_runs.iter().map(|r| r.len() as u64).sum::<u64>();
-            runs.append(&mut new_runs);
-            let need = stored + 2 * run_len * CHILD_BYTES;
-            peak = peak.max(need);
-            check(shape, discs, need, budget, opts.memory_mb)?;
-        }
-        if run_len == 0 {
-            break;
-        }
-        let mut all: Vec<(u64, u16)> = Vec::with_capacity(run_len as usize);
-        for r in runs.drain(..) {
-            all.extend_from_slice(&r);
-        }
-        all.par_sort_unstable_by_key(|e| e.0);
-        let mut keys: Vec<u64> = Vec::new();
-        let mut flags: Vec<u16> = Vec::new();
-        for (k, f) in all {
-            if keys.last() == Some(&k) {
-                *flags.last_mut().expect("same length") |= f;
-            } else {
-                keys.push(k);
-                flags.push(f);
-            }
-        }
-        keys.shrink_to_fit();
-        flags.shrink_to_fit();
-        stored += keys.len() as u64 * STORED_BYTES;
-        peak = peak.max(stored);
-        check(shape, discs, stored, budget, opts.memory_mb)?;
-        forward.push(Forward { keys, flags });
-        progress.advance(1);
-    }
-    progress.finish();
-    let seconds_forward = t0.elapsed().as_secs_f64();
-
-    // Counts per layer.
-    let layer_counts: Vec<LayerCount> = forward
-        .iter()
-        .enumerate()
-        .map(|(i, f)| count_layer(shape, &group, first_discs + i as u32, f))
-        .collect();
-
-    // Backward: values from the last layer to the first.
-    let t1 = Instant::now();
-    let total: u64 = forward.iter().map(|f| f.keys.len() as u64).sum();
-    progress.start("values", total);
-    let mask = shape.mask();
-    let mut layers: Vec<Layer> = Vec::with_capacity(forward.len());
-    let mut next: Option<Layer> = None;
-    for (i, f) in forward.into_iter().enumerate().rev() {
         if progress.should_stop() {
             return Err(StrongError::Stopped);
         }
-        let Forward { keys, flags } = f;
-        drop(flags);
+        let cur = keys_layers.last().expect("one layer at least");
+        let discs = first_discs + keys_layers.len() as u32;
+        let over = |need: u64| check(shape, discs, need, budget, opts.memory_mb);
+        let base = stored_keys + 2 * flags.len() as u64;
+
+        // A strided sample of the parents sizes the next layer and splits its keys into ranges
+        // small enough to sort within the budget.
+        let stride = (cur.len() / SAMPLE).max(1);
+        let sample_keys: Vec<u64> = cur.iter().step_by(stride).copied().collect();
+        let sample_flags: Vec<u16> = flags.iter().step_by(stride).copied().collect();
+        let mut sample: Vec<u64> =
+            expand(shape, &group, &remap, &sample_keys, &sample_flags, 0, None)
+                .into_iter()
+                .map(|c| c.0)
+                .collect();
+        sample.sort_unstable();
+        let scale = cur.len() as f64 / sample_keys.len() as f64;
+        let raw = sample.len();
+        sample.dedup();
+        let children_est = (raw as f64 * scale) as u64;
+        // Distinct children of the sample, scaled: more than the layer will hold, since the
+        // whole layer merges more duplicates than a sample does.
+        let layer_est = (sample.len() as f64 * scale) as u64;
+        let fixed = base + layer_est * 10;
+        over(fixed + CHILD_BYTES)?;
+        let per_pass = budget.saturating_sub(fixed).max(1);
+        let passes = (children_est * 2 * CHILD_BYTES)
+            .div_ceil(per_pass)
+            .clamp(1, sample.len().max(1) as u64) as usize;
+        let bounds: Vec<u64> = (1..passes)
+            .map(|i| sample[i * sample.len() / passes])
+            .collect();
+
+        let mut new_keys: Vec<u64> = Vec::new();
+        let mut new_flags: Vec<u16> = Vec::new();
+        for b in 0..passes {
+            if progress.should_stop() {
+                return Err(StrongError::Stopped);
+            }
+            let lo = if b == 0 { 0 } else { bounds[b - 1] };
+            let hi = bounds.get(b).copied();
+            let runs: Vec<Vec<(u64, u16)>> = cur
+                .par_chunks(TASK)
+                .zip(flags.par_chunks(TASK))
+                .map(|(k, f)| expand(shape, &group, &remap, k, f, lo, hi))
+                .collect();
+            let len: usize = runs.iter().map(Vec::len).sum();
+            let need = base + 10 * new_keys.len() as u64 + 2 * CHILD_BYTES * len as u64;
+            peak = peak.max(need);
+            over(need)?;
+            let mut all: Vec<(u64, u16)> = Vec::with_capacity(len);
+            for r in runs {
+                all.extend_from_slice(&r);
+            }
+            all.par_sort_unstable_by_key(|e| e.0);
+            let from = new_keys.len();
+            for (k, f) in all {
+                if new_keys.len() > from && new_keys.last() == Some(&k) {
+                    *new_flags.last_mut().expect("same length") |= f;
+                } else {
+                    new_keys.push(k);
+                    new_flags.push(f);
+                }
+            }
+        }
+        if new_keys.is_empty() {
+            break;
+        }
+        new_keys.shrink_to_fit();
+        new_flags.shrink_to_fit();
+        stored_keys += 8 * new_keys.len() as u64;
+        peak = peak.max(stored_keys + 2 * (flags.len() + new_flags.len()) as u64);
+        over(stored_keys + 2 * new_flags.len() as u64)?;
+        layer_counts.push(count_layer(shape, &group, discs, &new_keys, &new_flags));
+        flags = new_flags;
+        keys_layers.push(new_keys);
+        progress.advance(1);
+    }
+    drop(flags);
+    progress.finish();
+    let seconds_forward = t0.elapsed().as_secs_f64();
+    peak = peak.max(stored_keys + 2 * stored_keys / 8);
+
+    // Backward: values from the last layer to the first.
+    let t1 = Instant::now();
+    let total: u64 = keys_layers.iter().map(|k| k.len() as u64).sum();
+    progress.start("values", total);
+    let mask = shape.mask();
+    let mut layers: Vec<Layer> = Vec::with_capacity(keys_layers.len());
+    let mut next: Option<Layer> = None;
+    for (i, keys) in keys_layers.into_iter().enumerate().rev() {
+        if progress.should_stop() {
+            return Err(StrongError::Stopped);
+        }
         let child_layer = next.as_ref();
         let entries: Vec<Entry> = keys
             .par_chunks(TASK)
@@ -310,13 +332,16 @@ fn remap_tables(group: &Group) -> Vec<[u8; 256]> {
         .collect()
 }
 
-/// The children of some parents, canonical, sorted, duplicates merged.
+/// The children of some parents whose keys fall in `lo..hi` (no upper end if `None`),
+/// canonical, sorted, duplicates merged (flags or-ed).
 fn expand(
     shape: Shape,
     group: &Group,
     remap: &[[u8; 256]],
     keys: &[u64],
     flags: &[u16],
+    lo: u64,
+    hi: Option<u64>,
 ) -> Vec<(u64, u16)> {
     let mask = shape.mask();
     let mut out: Vec<(u64, u16)> = Vec::with_capacity(keys.len() * 6);
@@ -334,7 +359,10 @@ fn expand(
             } else {
                 u16::from(white) | (u16::from(black) << 8)
             };
-            out.push((key_of(shape, cp, co), cf));
+            let key = key_of(shape, cp, co);
+            if key >= lo && hi.map_or(true, |h| key < h) {
+                out.push((key, cf));
+            }
         }
     }
     out.sort_unstable_by_key(|e| e.0);
@@ -350,12 +378,11 @@ fn expand(
 }
 
 /// Counts of one forward layer.
-fn count_layer(shape: Shape, group: &Group, discs: u32, f: &Forward) -> LayerCount {
+fn count_layer(shape: Shape, group: &Group, discs: u32, keys: &[u64], flags: &[u16]) -> LayerCount {
     let mask = shape.mask();
-    let (with_side, positions, terminal) = f
-        .keys
+    let (with_side, positions, terminal) = keys
         .par_iter()
-        .zip(f.flags.par_iter())
+        .zip(flags.par_iter())
         .map(|(&k, &fl)| {
             let (p, o) = discs_of(shape, k);
             let mut images = 0u64;
@@ -385,7 +412,7 @@ fn count_layer(shape: Shape, group: &Group, discs: u32, f: &Forward) -> LayerCou
         .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
     LayerCount {
         discs,
-        canonical: f.keys.len() as u64,
+        canonical: keys.len() as u64,
         canonical_with_side: with_side,
         positions,
         terminal,

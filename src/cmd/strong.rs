@@ -72,7 +72,10 @@ pub fn run(args: &StrongArgs) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from("results").join(shape.name()));
     let mut summary = Summary {
         report: &report,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: std::iter::once("reversi".to_string())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" "),
         table_file: None,
         table_bytes: None,
         table_format_version: FORMAT_VERSION,
@@ -134,7 +137,7 @@ fn print_report(r: &StrongReport) {
     let moves: Vec<String> = r
         .first_moves
         .iter()
-        .map(|(sq, v, m)| format!("{sq} {v:+} ({m})"))
+        .map(|f| format!("{} {:+} ({})", f.square, f.value, f.moves_to_end))
         .collect();
     println!(
         "first moves (value, placements to the end): {}",

@@ -25,7 +25,9 @@
 mod retro;
 mod store;
 
-pub use retro::{build, LayerCount, StrongError, StrongOptions, StrongReport, CONVENTION};
+pub use retro::{
+    build, FirstMove, LayerCount, StrongError, StrongOptions, StrongReport, CONVENTION,
+};
 pub use store::{StoreError, FORMAT_VERSION, MAGIC};
 
 use crate::board::{flips, legal_moves, Position, Shape, Squares, Symmetry};

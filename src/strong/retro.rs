@@ -56,6 +56,17 @@ pub struct LayerCount {
     pub terminal: u64,
 }
 
+/// The perfect-play result after one first move.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FirstMove {
+    /// The square, such as `c2`.
+    pub square: String,
+    /// Value after the move, black minus white.
+    pub value: i8,
+    /// Placements from the start to the end, this move included.
+    pub moves_to_end: u8,
+}
+
 /// The summary of a strong solution.
 #[derive(Debug, Clone, Serialize)]
 pub struct StrongReport {
@@ -75,8 +86,8 @@ pub struct StrongReport {
     pub start_value: i8,
     /// Placements from the start to the end under perfect play.
     pub start_moves_to_end: u8,
-    /// Value (black minus white) and moves-to-end after each first move, by square name.
-    pub first_moves: Vec<(String, i8, u8)>,
+    /// Value and moves-to-end after each first move.
+    pub first_moves: Vec<FirstMove>,
     /// Most memory the build estimated it held at once, in MiB.
     pub peak_mb: u64,
     /// Seconds spent enumerating the layers.
@@ -271,7 +282,11 @@ pub fn build(
         .move_values(&start)
         .expect("the first moves are stored")
         .into_iter()
-        .map(|(sq, v, m)| (crate::board::square_name(sq), v, m))
+        .map(|(sq, value, moves_to_end)| FirstMove {
+            square: crate::board::square_name(sq),
+            value,
+            moves_to_end,
+        })
         .collect();
     let report = StrongReport {
         board: shape.name(),

@@ -62,20 +62,41 @@ pub fn unpack_bits(shape: Shape, d: u64) -> u64 {
     out
 }
 
-/// The key of discs `(player, opponent)`: `pack(player) | pack(opponent) << squares`.
+/// The odd multiplier that scrambles keys (Knuth's golden-ratio constant).
+pub const KEY_MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The inverse of [`KEY_MULTIPLIER`] modulo 2^64 (Newton's iteration doubles the correct bits).
+const KEY_INVERSE: u64 = {
+    let mut inv = KEY_MULTIPLIER; // correct to 3 bits for any odd number
+    let mut i = 0;
+    while i < 5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(KEY_MULTIPLIER.wrapping_mul(inv)));
+        i += 1;
+    }
+    inv
+};
+
+/// The key of discs `(player, opponent)`: the code `pack(player) | pack(opponent) << squares`
+/// times [`KEY_MULTIPLIER`] modulo 2^64. The product is a bijection, and its top bits are spread
+/// evenly, so a sorted layer can be indexed by them.
 #[inline]
 #[must_use]
 pub fn key_of(shape: Shape, player: u64, opponent: u64) -> u64 {
-    pack_bits(shape, player) | (pack_bits(shape, opponent) << shape.squares())
+    let code = pack_bits(shape, player) | (pack_bits(shape, opponent) << shape.squares());
+    code.wrapping_mul(KEY_MULTIPLIER)
 }
 
 /// The discs `(player, opponent)` of a key.
 #[inline]
 #[must_use]
 pub fn discs_of(shape: Shape, key: u64) -> (u64, u64) {
+    let code = key.wrapping_mul(KEY_INVERSE);
     let n = shape.squares();
     let low = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    (unpack_bits(shape, key & low), unpack_bits(shape, key >> n))
+    (
+        unpack_bits(shape, code & low),
+        unpack_bits(shape, code >> n),
+    )
 }
 
 /// A position with the forced pass folded in: if the side to move has no move but the other
@@ -182,25 +203,79 @@ pub struct Entry {
 pub struct Layer {
     /// Number of discs on the board.
     pub discs: u32,
-    /// Sorted canonical keys ([`key_of`] of the canonical discs).
+    /// Sorted keys ([`key_of`] of the canonical discs).
     pub keys: Vec<u64>,
     /// Value of each key, side to move minus the other side.
     pub values: Vec<i8>,
     /// Moves-to-end of each key.
     pub moves_to_end: Vec<u8>,
+    /// `index[b]` is the first key whose top `bits` bits are `>= b`: a lookup reads one slot
+    /// here and searches a handful of keys, rather than binary-searching the whole layer.
+    index: Vec<u32>,
+    /// Bits of the key that pick the index slot.
+    bits: u32,
 }
 
 impl Layer {
+    /// A layer from sorted keys and their entries, with its lookup index.
+    #[must_use]
+    pub fn new(discs: u32, keys: Vec<u64>, values: Vec<i8>, moves_to_end: Vec<u8>) -> Layer {
+        let (index, bits) = build_index(&keys);
+        Layer {
+            discs,
+            keys,
+            values,
+            moves_to_end,
+            index,
+            bits,
+        }
+    }
+
+    /// The position of `key` in [`Layer::keys`], if present.
+    #[inline]
+    #[must_use]
+    pub fn find(&self, key: u64) -> Option<usize> {
+        if self.index.is_empty() {
+            return self.keys.binary_search(&key).ok();
+        }
+        let b = if self.bits == 0 {
+            0
+        } else {
+            (key >> (64 - self.bits)) as usize
+        };
+        let (lo, hi) = (self.index[b] as usize, self.index[b + 1] as usize);
+        self.keys[lo..hi].binary_search(&key).ok().map(|i| lo + i)
+    }
+
     /// The entry of `key`, if present.
     #[inline]
     #[must_use]
     pub fn get(&self, key: u64) -> Option<Entry> {
-        let i = self.keys.binary_search(&key).ok()?;
+        let i = self.find(key)?;
         Some(Entry {
             value: self.values[i],
             moves_to_end: self.moves_to_end[i],
         })
     }
+}
+
+/// The slot index of sorted keys: about four keys per slot (no index under 64 keys).
+fn build_index(keys: &[u64]) -> (Vec<u32>, u32) {
+    if keys.len() < 64 || keys.len() > u32::MAX as usize {
+        return (Vec::new(), 0);
+    }
+    let bits = (keys.len() / 4).ilog2().min(30);
+    let slots = 1usize << bits;
+    let mut index = Vec::with_capacity(slots + 1);
+    let mut i = 0usize;
+    for b in 0..slots as u64 {
+        while i < keys.len() && (keys[i] >> (64 - bits)) < b {
+            i += 1;
+        }
+        index.push(i as u32);
+    }
+    index.push(keys.len() as u32);
+    (index, bits)
 }
 
 /// A strong solution: value and moves-to-end of every reachable position up to symmetry.
@@ -228,10 +303,7 @@ impl StrongTable {
     #[must_use]
     pub fn from_layers(shape: Shape, layers: Vec<Layer>) -> StrongTable {
         let mut by_discs: Vec<Layer> = (0..=shape.squares())
-            .map(|d| Layer {
-                discs: d,
-                ..Layer::default()
-            })
+            .map(|d| Layer::new(d, Vec::new(), Vec::new(), Vec::new()))
             .collect();
         for l in layers {
             let d = l.discs as usize;
@@ -354,6 +426,31 @@ mod tests {
             let k = key_of(shape, pos.player(), pos.opponent());
             assert_eq!(discs_of(shape, k), (pos.player(), pos.opponent()));
         }
+    }
+
+    #[test]
+    fn key_inverse_inverts() {
+        assert_eq!(KEY_MULTIPLIER.wrapping_mul(KEY_INVERSE), 1);
+    }
+
+    #[test]
+    fn index_finds_every_key_and_no_other() {
+        let keys: Vec<u64> = {
+            let mut k: Vec<u64> = (0..5000u64)
+                .map(|i| (i * 7 + 3).wrapping_mul(KEY_MULTIPLIER))
+                .collect();
+            k.sort_unstable();
+            k
+        };
+        let n = keys.len();
+        let layer = Layer::new(9, keys.clone(), vec![1; n], vec![2; n]);
+        assert!(!layer.index.is_empty());
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(layer.find(k), Some(i));
+            assert_eq!(layer.find(k ^ 1), keys.binary_search(&(k ^ 1)).ok());
+        }
+        assert_eq!(layer.find(0), None);
+        assert_eq!(layer.find(u64::MAX), None);
     }
 
     #[test]

@@ -259,12 +259,12 @@ pub fn build(
                 out
             })
             .collect();
-        let layer = Layer {
-            discs: first_discs + i as u32,
+        let layer = Layer::new(
+            first_discs + i as u32,
             keys,
-            values: entries.iter().map(|e| e.value).collect(),
-            moves_to_end: entries.iter().map(|e| e.moves_to_end).collect(),
-        };
+            entries.iter().map(|e| e.value).collect(),
+            entries.iter().map(|e| e.moves_to_end).collect(),
+        );
         if let Some(n) = next.take() {
             layers.push(n);
         }

@@ -18,11 +18,14 @@
 //! end-8   8   u64     FNV-1a 64 of every byte before it
 //! ```
 //!
-//! A key packs the canonical discs (the smallest image under the board's symmetries, as
-//! [`Position::canonical`](crate::board::Position::canonical)) of the side to move in its low
-//! `R*C` bits and of the other side in the next `R*C` bits, each row after row, `C` bits per
-//! row. The side to move is not in the key: the value from the side to move's point of view
-//! does not depend on the colour. 10 bytes per position; no compression.
+//! A key is [`key_of`](super::key_of) of the canonical discs (the smallest image under the
+//! board's symmetries, as [`Position::canonical`](crate::board::Position::canonical)): the
+//! *code* packs the discs of the side to move in its low `R*C` bits and those of the other side
+//! in the next `R*C` bits, each row after row, `C` bits per row; the key is the code times
+//! `0x9e3779b97f4a7c15` modulo 2^64 (a bijection whose top bits are evenly spread, so a reader
+//! can index a layer by them; multiply by the inverse to get the code back). The side to move
+//! is not in the key: the value from the side to move's point of view does not depend on the
+//! colour. 10 bytes per position; no compression.
 
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
@@ -189,12 +192,7 @@ pub(super) fn load(path: &Path) -> Result<StrongTable, StoreError> {
         at += n;
         let moves_to_end = body[at..at + n].to_vec();
         at += n;
-        layers.push(Layer {
-            discs,
-            keys,
-            values,
-            moves_to_end,
-        });
+        layers.push(Layer::new(discs, keys, values, moves_to_end));
     }
     if at != body.len() {
         return Err(bad("trailing bytes after the last layer".into()));

@@ -110,6 +110,21 @@ fn strong_results_do_not_depend_on_threads() {
         v
     };
     assert_eq!(run("1"), run("2"));
+    let audit = |threads: &str| {
+        let out = reversi(&[
+            "--threads",
+            threads,
+            "heuristics",
+            "--rows",
+            "3",
+            "--cols",
+            "6",
+            "--no-save",
+        ]);
+        assert!(out.status.success());
+        out.stdout
+    };
+    assert_eq!(audit("1"), audit("2"));
 }
 
 #[test]

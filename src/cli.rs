@@ -37,6 +37,10 @@ pub enum Command {
     Plot(cmd::plot::PlotArgs),
     /// Regenerate every result, chart and the summary table (reusing what is computed).
     Report(cmd::report::ReportArgs),
+    /// Strongly solve a board: value and moves-to-end of every reachable position.
+    Strong(cmd::strong::StrongArgs),
+    /// Audit simple strategies (greedy, mobility, corners, random) against perfect play.
+    Heuristics(cmd::heuristics::HeuristicsArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.

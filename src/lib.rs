@@ -4,14 +4,18 @@
 //! - [`perft`]: games per ply from any position, in OEIS A124004's convention.
 //! - [`estimate`]: random-probe (Knuth) estimates of the number of games, scores and lengths.
 //! - [`export::plot`]: PNG charts (score heatmaps, histograms, games per ply).
+//! - [`heuristics`]: simple strategies audited against a strong solution.
+//! - [`strong`]: retrograde analysis of every reachable position (value and moves-to-end).
 
 #![warn(missing_docs)]
 
 pub mod board;
 pub mod estimate;
 pub mod export;
+pub mod heuristics;
 pub mod memory;
 pub mod perft;
 pub mod play;
 pub mod progress;
 pub mod rng;
+pub mod strong;

@@ -2,10 +2,12 @@
 
 pub mod analyze;
 pub mod estimate;
+pub mod heuristics;
 pub mod perft;
 pub mod play;
 pub mod plot;
 pub mod report;
+pub mod strong;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -21,6 +23,8 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Estimate(args) => estimate::run(&args),
         Command::Plot(args) => plot::run(&args),
         Command::Report(args) => report::run(&args),
+        Command::Strong(args) => strong::run(&args),
+        Command::Heuristics(args) => heuristics::run(&args),
     }
 }
 

@@ -1,0 +1,168 @@
+//! The strong tables against a slow twin: plain memoised minimax on raw positions, using only
+//! `Position::legal_turns` and `Position::apply` (no symmetry, no pruning, no folding of passes).
+//!
+//! The default run checks every reachable position of 3x3, 4x4 and two rectangles. The 5x5
+//! sample is `#[ignore]`d (it builds the 5x5 table, or loads it from `$REVERSI_STRONG_5X5`):
+//! `cargo test --release --test strong_minimax -- --ignored`.
+
+use std::collections::{HashMap, HashSet};
+
+use reversi_nxn::board::{Move, Position, Shape};
+use reversi_nxn::progress::Silent;
+use reversi_nxn::strong::{build, StrongOptions, StrongReport, StrongTable};
+
+/// Value (side to move minus the other side) and moves-to-end of `pos` by plain minimax, with
+/// the table's tie rule: among the best moves, quickest end if the value is `>= 0`, else longest.
+fn minimax(pos: Position, memo: &mut HashMap<Position, (i8, u8)>) -> (i8, u8) {
+    if let Some(&r) = memo.get(&pos) {
+        return r;
+    }
+    let turns = pos.legal_turns();
+    let r = if turns.is_empty() {
+        let margin = pos.player().count_ones() as i8 - pos.opponent().count_ones() as i8;
+        (margin, 0)
+    } else {
+        let mut results = Vec::new();
+        for t in turns {
+            let child = pos.apply(t).expect("legal turn");
+            let (cv, cm) = minimax(child, memo);
+            let placed = u8::from(matches!(t, Move::Place(_)));
+            results.push((-cv, cm + placed));
+        }
+        let best = results.iter().map(|r| r.0).max().expect("a move");
+        let mtes = results.iter().filter(|r| r.0 == best).map(|r| r.1);
+        let m = if best >= 0 {
+            mtes.min().expect("a move")
+        } else {
+            mtes.max().expect("a move")
+        };
+        (best, m)
+    };
+    memo.insert(pos, r);
+    r
+}
+
+/// Black minus white from the side to move's value.
+fn black_value(pos: &Position, v: i8) -> i8 {
+    if pos.black_to_move() {
+        v
+    } else {
+        -v
+    }
+}
+
+/// Checks every position reachable from the start against the table, and the counts.
+fn check_all(shape: Shape) -> (StrongTable, StrongReport) {
+    let (table, report) = build(shape, &StrongOptions::default(), &Silent).unwrap();
+    let mut memo = HashMap::new();
+    minimax(shape.start(), &mut memo);
+    let mut raw = 0u64;
+    let mut canonical = HashSet::new();
+    let mut canonical_with_side = HashSet::new();
+    for (pos, &(v, m)) in &memo {
+        assert_eq!(
+            table.value(pos),
+            Some((black_value(pos, v), m)),
+            "{} on {}",
+            pos.to_board_string(),
+            shape.name()
+        );
+        // Positions where a pass is forced are folded into the position after the pass.
+        if pos.legal_turns() != [Move::Pass] {
+            raw += 1;
+            canonical.insert(pos.canonical());
+            canonical_with_side.insert((pos.canonical(), pos.black_to_move()));
+        }
+    }
+    assert_eq!(report.positions, raw, "positions without symmetry");
+    assert_eq!(report.canonical, canonical.len() as u64);
+    assert_eq!(report.canonical_with_side, canonical_with_side.len() as u64);
+    assert_eq!(table.len() as u64, report.canonical);
+    (table, report)
+}
+
+#[test]
+fn strong_3x3_matches_minimax_everywhere() {
+    let shape = Shape::square(3).unwrap();
+    let (table, report) = check_all(shape);
+    // blog 2008-07-03 ("Perfect Play"): on 3x3 the second player wins under perfect play.
+    assert!(report.start_value < 0);
+    assert!(table.value(&shape.start()).unwrap().0 < 0);
+}
+
+#[test]
+fn strong_4x4_matches_minimax_everywhere() {
+    let shape = Shape::square(4).unwrap();
+    let (_, report) = check_all(shape);
+    // blog 2008-07-03 ("Perfect Play"): on 4x4 the second player wins under perfect play.
+    assert!(report.start_value < 0);
+}
+
+#[test]
+fn strong_rectangles_match_minimax_everywhere() {
+    for (r, c) in [(3, 4), (3, 5)] {
+        check_all(Shape::new(r, c).unwrap());
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the sample is the same on every run.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[test]
+#[ignore = "builds the 5x5 table (minutes, GiBs); run with --ignored"]
+fn strong_5x5_matches_minimax_on_a_seeded_sample() {
+    let shape = Shape::square(5).unwrap();
+    let table = match std::env::var_os("REVERSI_STRONG_5X5") {
+        Some(path) => StrongTable::load(std::path::Path::new(&path)).unwrap(),
+        None => {
+            let opts = StrongOptions { memory_mb: 16_000 };
+            build(shape, &opts, &Silent).unwrap().0
+        }
+    };
+    // blog 2008-07-14 ("Player 1 wins Reversi-5x5"): the first player wins 5x5.
+    assert!(table.value(&shape.start()).unwrap().0 > 0);
+    let mut rng = SplitMix(0x5eed_0005);
+    let mut checked = 0;
+    for _ in 0..300 {
+        // A random game down to 13..=20 discs, then every position below it by minimax.
+        let stop = 13 + (rng.next() % 8) as u32;
+        let mut pos = shape.start();
+        while pos.disc_count() < stop {
+            let turns = pos.legal_turns();
+            if turns.is_empty() {
+                break;
+            }
+            pos = pos
+                .apply(turns[(rng.next() % turns.len() as u64) as usize])
+                .unwrap();
+        }
+        let mut memo = HashMap::new();
+        minimax(pos, &mut memo);
+        for (p, &(v, m)) in &memo {
+            assert_eq!(
+                table.value(p),
+                Some((black_value(p, v), m)),
+                "{}",
+                p.to_board_string()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "only {checked} positions checked");
+}
+
+#[test]
+#[ignore = "about a minute; run with --ignored"]
+fn strong_4x5_matches_minimax_everywhere() {
+    check_all(Shape::new(4, 5).unwrap());
+}

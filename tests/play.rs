@@ -134,3 +134,40 @@ fn analyze_marks_the_best_moves() {
     let text = String::from_utf8(big.stdout).unwrap();
     assert!(text.contains("heuristic score"), "{text}");
 }
+
+#[test]
+fn strong_advisor_gives_minimax_values() {
+    use reversi_nxn::play::{AdviceKind, StrongAdvisor};
+    use reversi_nxn::strong::{build, StrongOptions};
+    let shape = Shape::square(4).unwrap();
+    let (table, _) = build(
+        shape,
+        &StrongOptions::default(),
+        &reversi_nxn::progress::Silent,
+    )
+    .unwrap();
+    let mut advisor = StrongAdvisor {
+        table,
+        fallback: HeuristicAdvisor {
+            limit: Duration::from_secs(1),
+        },
+    };
+    let mut rng = Rng(3);
+    for _ in 0..30 {
+        let mut pos = shape.start();
+        while !pos.is_over() {
+            let advice = advisor.advise(&pos);
+            assert_eq!(advice.kind, AdviceKind::Exact);
+            for &(t, v) in &advice.scores {
+                assert_eq!(
+                    v,
+                    -minimax(&pos.apply(t).unwrap()),
+                    "{pos} {}",
+                    pos.move_name(t)
+                );
+            }
+            let turns = pos.legal_turns();
+            pos = pos.apply(turns[rng.below(turns.len())]).unwrap();
+        }
+    }
+}

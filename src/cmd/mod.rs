@@ -37,11 +37,24 @@ pub fn stop_flag() -> Arc<AtomicBool> {
     flag
 }
 
-/// The best advisor available for positions like `pos`: exact where the game can be solved in
-/// time, a heuristic search otherwise.
+/// The best advisor available for positions like `pos`: a strong solution of the board if one
+/// is on disk (`results/RxC/strong.bin` or `data/RxC/strong.bin`, written by `reversi strong`),
+/// else a search that is exact where it reaches the end of the game and heuristic otherwise.
 pub fn advisor_for(
-    _pos: &reversi_nxn::board::Position,
+    pos: &reversi_nxn::board::Position,
     limit: std::time::Duration,
-) -> reversi_nxn::play::HeuristicAdvisor {
-    reversi_nxn::play::HeuristicAdvisor { limit }
+) -> Box<dyn reversi_nxn::play::Advisor> {
+    use reversi_nxn::play::{HeuristicAdvisor, StrongAdvisor};
+    let fallback = HeuristicAdvisor { limit };
+    let name = pos.shape().name();
+    for dir in ["results", "data"] {
+        let path = std::path::Path::new(dir).join(&name).join("strong.bin");
+        if let Ok(table) = reversi_nxn::strong::StrongTable::load(&path) {
+            if table.shape() == pos.shape() {
+                eprintln!("perfect play from {}", path.display());
+                return Box::new(StrongAdvisor { table, fallback });
+            }
+        }
+    }
+    Box::new(fallback)
 }

@@ -76,6 +76,56 @@ pub trait Advisor {
     fn advise(&mut self, pos: &Position) -> Advice;
 }
 
+impl<A: Advisor + ?Sized> Advisor for Box<A> {
+    fn advise(&mut self, pos: &Position) -> Advice {
+        (**self).advise(pos)
+    }
+}
+
+/// Exact scores looked up in a strong solution ([`crate::strong::StrongTable`]): instant perfect
+/// play. Positions the table does not hold (not reachable from the start) go to `fallback`.
+pub struct StrongAdvisor<F: Advisor> {
+    /// The strong solution of the board.
+    pub table: crate::strong::StrongTable,
+    /// The advisor for positions outside the table.
+    pub fallback: F,
+}
+
+impl<F: Advisor> StrongAdvisor<F> {
+    fn lookup(&self, pos: &Position) -> Option<Advice> {
+        let mover = |black_value: i8| {
+            let v = i32::from(black_value);
+            if pos.black_to_move() {
+                v
+            } else {
+                -v
+            }
+        };
+        let scores = pos
+            .legal_turns()
+            .into_iter()
+            .map(|t| {
+                let child = pos.apply(t)?;
+                let (v, _) = self.table.value(&child)?;
+                Some((t, mover(v)))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Advice {
+            scores,
+            kind: AdviceKind::Exact,
+        })
+    }
+}
+
+impl<F: Advisor> Advisor for StrongAdvisor<F> {
+    fn advise(&mut self, pos: &Position) -> Advice {
+        match self.lookup(pos) {
+            Some(a) => a,
+            None => self.fallback.advise(pos),
+        }
+    }
+}
+
 /// Scores by the heuristic iterative-deepening search with a time limit per call. When the
 /// search reaches the end of every line, the scores it gives are exact.
 #[derive(Debug, Clone)]

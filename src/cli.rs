@@ -27,6 +27,8 @@ pub struct Cli {
 pub enum Command {
     /// Count games per ply (perft) and the games that end at each ply.
     Perft(cmd::perft::PerftArgs),
+    /// Prove perfect play: exact value, principal variation, value of every move.
+    Solve(cmd::solve::SolveArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.

@@ -1,6 +1,7 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
 pub mod perft;
+pub mod solve;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use crate::cli::Command;
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Perft(args) => perft::run(&args),
+        Command::Solve(args) => solve::run(&args),
     }
 }
 

@@ -1,0 +1,188 @@
+//! `reversi solve`: the exact value, principal variation and value of every move.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use reversi_nxn::board::Move;
+use reversi_nxn::solve::{SolveOptions, SolveReport, Solver, CONVENTION};
+
+use crate::bar::Bar;
+use crate::cli::{BoardArgs, UsageError};
+
+/// Arguments of `reversi solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    pub hash_mb: usize,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the JSON report to this file.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Write the JSON report to results/<R>x<C>/solution.json (start position only).
+    #[arg(long)]
+    pub save: bool,
+    /// Search by MTD(f) (null-window tests) instead of principal-variation search.
+    #[arg(long)]
+    pub mtdf: bool,
+    /// Turn one technique off, for measuring it: table, symmetry, etc, ordering, hash-move,
+    /// endgame, parallel.
+    #[arg(long, value_name = "TECHNIQUE")]
+    pub without: Vec<String>,
+}
+
+/// Solves the position and prints the report.
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let (pos, _) = args.board.position(6)?;
+    if args.save && (args.board.moves.is_some() || args.board.board.is_some()) {
+        return Err(UsageError(
+            "--save writes the solution of the start position; use --out for other positions"
+                .into(),
+        )
+        .into());
+    }
+    reversi_nxn::memory::check_available(args.hash_mb as u64)?;
+    let mut opts = SolveOptions::default();
+    opts.tuning.mtdf = args.mtdf;
+    for w in &args.without {
+        let t = &mut opts.tuning;
+        match w.as_str() {
+            "table" => t.table = false,
+            "symmetry" => t.symmetry_empties = u32::MAX,
+            "etc" => t.etc_empties = u32::MAX,
+            "ordering" => t.ordering = false,
+            "hash-move" => t.hash_move = false,
+            "endgame" => t.endgame_empties = 0,
+            "parallel" => t.split_empties = u32::MAX,
+            other => {
+                return Err(UsageError(format!(
+                    "unknown technique '{other}' for --without: expected table, symmetry, etc, \
+                     ordering, hash-move, endgame or parallel"
+                ))
+                .into())
+            }
+        }
+    }
+    let mut solver = Solver::new(args.hash_mb);
+    let bar = Bar::new(super::stop_flag());
+    let report = solver.solve(&pos, &opts, &bar);
+    let json = serde_json::to_string_pretty(&report.to_json())?;
+    let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();
+    if args.save {
+        outs.push(
+            PathBuf::from("results")
+                .join(pos.shape().name())
+                .join("solution.json"),
+        );
+    }
+    for path in &outs {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(path, format!("{json}\n"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{json}");
+    } else {
+        print_report(&report);
+        for path in &outs {
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn print_report(r: &SolveReport) {
+    let pos = &r.position;
+    println!("solve {} from {}", pos.shape(), pos);
+    println!("{}", pos.diagram());
+    println!("convention: {CONVENTION}");
+    let winner = match r.winner {
+        Some(side) => format!("{} ({}) wins", side.name(), side.symbol()),
+        None => "draw".to_string(),
+    };
+    println!("value: {:+} (black minus white), {winner}", r.value);
+    println!(
+        "principal variation ({} turns): {}",
+        r.pv.len(),
+        if r.pv.is_empty() {
+            "none (the game is over)".to_string()
+        } else {
+            r.pv_text()
+        }
+    );
+    println!(
+        "final score of the principal variation: X {} - O {}",
+        r.final_score.0, r.final_score.1
+    );
+    let best = r.best_moves();
+    let list: Vec<String> = r
+        .move_values
+        .iter()
+        .map(|&(m, v)| {
+            let mark = if best.contains(&m) { "*" } else { "" };
+            format!("{}:{v:+}{mark}", pos.move_name(m))
+        })
+        .collect();
+    println!(
+        "move values (black minus white, * best for {}): {}",
+        pos.side_to_move().name(),
+        if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(" ")
+        }
+    );
+    if r.move_values.iter().any(|&(m, _)| m != Move::Pass) {
+        println!("{}", value_map(r));
+    }
+    println!(
+        "nodes {}, time {:.3} s, {:.3e} nodes/s, {} threads",
+        r.nodes,
+        r.seconds,
+        r.nodes_per_second(),
+        r.threads
+    );
+}
+
+/// The board with each legal square showing its value (black-relative, `*` after the best) and
+/// the discs as `X` and `O`.
+fn value_map(r: &SolveReport) -> String {
+    let pos = &r.position;
+    let shape = pos.shape();
+    let best = r.best_moves();
+    let mut s = String::from("value map:\n   ");
+    for c in 0..shape.cols() {
+        s.push_str(&format!("{:>5}", (b'a' + c as u8) as char));
+    }
+    s.push('\n');
+    for row in 0..shape.rows() {
+        s.push_str(&format!("{:>3}", row + 1));
+        for col in 0..shape.cols() {
+            let sq = 8 * row + col;
+            let bit = 1u64 << sq;
+            let cell =
+                if let Some(&(m, v)) = r.move_values.iter().find(|&&(m, _)| m == Move::Place(sq)) {
+                    let mark = if best.contains(&m) { "*" } else { " " };
+                    format!("{v:+}{mark}")
+                } else if pos.black() & bit != 0 {
+                    "X ".to_string()
+                } else if pos.white() & bit != 0 {
+                    "O ".to_string()
+                } else {
+                    ". ".to_string()
+                };
+            s.push_str(&format!("{cell:>5}"));
+        }
+        s.push('\n');
+    }
+    s.pop();
+    s
+}

@@ -1,6 +1,8 @@
 //! `reversi solve`: the exact value, principal variation and value of every move.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
@@ -34,6 +36,18 @@ pub struct SolveArgs {
     /// endgame, parallel.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
+    /// Empty squares at and below which the special end solver takes over.
+    #[arg(long, value_name = "N")]
+    pub endgame_empties: Option<u32>,
+    /// Fewest empty squares at which a node is split among threads.
+    #[arg(long, value_name = "N")]
+    pub split_empties: Option<u32>,
+    /// Fewest empty squares for enhanced transposition cutoff.
+    #[arg(long, value_name = "N")]
+    pub etc_empties: Option<u32>,
+    /// Fewest empty squares for symmetry-canonical table keys.
+    #[arg(long, value_name = "N")]
+    pub symmetry_empties: Option<u32>,
 }
 
 /// Solves the position and prints the report.
@@ -49,6 +63,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     reversi_nxn::memory::check_available(args.hash_mb as u64)?;
     let mut opts = SolveOptions::default();
     opts.tuning.mtdf = args.mtdf;
+    let t = &mut opts.tuning;
+    t.endgame_empties = args.endgame_empties.unwrap_or(t.endgame_empties);
+    t.split_empties = args.split_empties.unwrap_or(t.split_empties);
+    t.etc_empties = args.etc_empties.unwrap_or(t.etc_empties);
+    t.symmetry_empties = args.symmetry_empties.unwrap_or(t.symmetry_empties);
     for w in &args.without {
         let t = &mut opts.tuning;
         match w.as_str() {
@@ -56,20 +75,22 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "symmetry" => t.symmetry_empties = u32::MAX,
             "etc" => t.etc_empties = u32::MAX,
             "ordering" => t.ordering = false,
+            "potential" => t.potential = false,
             "hash-move" => t.hash_move = false,
             "endgame" => t.endgame_empties = 0,
             "parallel" => t.split_empties = u32::MAX,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, symmetry, etc, \
-                     ordering, hash-move, endgame or parallel"
+                     ordering, potential, hash-move, endgame or parallel"
                 ))
                 .into())
             }
         }
     }
     let mut solver = Solver::new(args.hash_mb);
-    let bar = Bar::new(super::stop_flag());
+    // No Ctrl-C handler: a solve keeps nothing worth saving, so the signal just ends it.
+    let bar = Bar::new(Arc::new(AtomicBool::new(false)));
     let report = solver.solve(&pos, &opts, &bar);
     let json = serde_json::to_string_pretty(&report.to_json())?;
     let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();

@@ -31,6 +31,9 @@ pub struct Tuning {
     /// Order moves by the opponent's (corner-weighted) mobility after them, corners and parity
     /// first; off means row-major order (the hash move still first).
     pub ordering: bool,
+    /// Break ties in the ordering by the opponent's potential mobility (empty squares next to
+    /// the mover's discs).
+    pub potential: bool,
     /// Try the move stored in the table first.
     pub hash_move: bool,
     /// Positions with at most this many empty squares go to the special end solver (no table,
@@ -51,6 +54,7 @@ impl Default for Tuning {
             symmetry_empties: 26,
             etc_empties: 10,
             ordering: true,
+            potential: true,
             hash_move: true,
             endgame_empties: 6,
             split_empties: 12,
@@ -137,6 +141,17 @@ pub(super) struct Cand {
 #[inline]
 pub(super) fn final_score(p: u64, o: u64) -> i32 {
     p.count_ones() as i32 - o.count_ones() as i32
+}
+
+/// The squares next to any of `b` in the 8x8 frame (the caller masks them with empty squares,
+/// which never include off-board bits).
+#[inline]
+fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
 }
 
 /// The inverse of a symmetry.
@@ -346,6 +361,9 @@ impl<'a> Searcher<'a> {
         let replies = legal_moves(np, no, empty);
         let mob = replies.count_ones() + (replies & ctx.corners).count_ones();
         let mut key = 16 * mob as i32;
+        if ctx.tuning.potential {
+            key += 2 * (neighbours(no) & empty).count_ones() as i32;
+        }
         if bit & ctx.corners != 0 {
             key -= 8;
         }

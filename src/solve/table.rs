@@ -62,7 +62,7 @@ impl Table {
     /// bucket).
     #[must_use]
     pub fn new(mb: usize) -> Table {
-        let want = (mb << 20) / (2 * ENTRY_BYTES);
+        let want = mb.saturating_mul(1 << 20) / (2 * ENTRY_BYTES);
         let buckets = if want < 2 {
             1
         } else {

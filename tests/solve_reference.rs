@@ -139,6 +139,10 @@ fn every_technique_off_gives_the_same_values() {
             ..d
         },
         Tuning {
+            table_ordering: false,
+            ..d
+        },
+        Tuning {
             endgame_empties: 0,
             ..d
         },
@@ -146,7 +150,7 @@ fn every_technique_off_gives_the_same_values() {
             split_empties: u32::MAX,
             ..d
         },
-        Tuning { mtdf: true, ..d },
+        Tuning { mtdf: false, ..d },
     ];
     for tuning in variants {
         let r = Solver::new(8).solve(&pos, &SolveOptions { tuning }, &Silent);

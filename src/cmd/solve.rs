@@ -29,9 +29,10 @@ pub struct SolveArgs {
     /// Write the JSON report to results/<R>x<C>/solution.json (start position only).
     #[arg(long)]
     pub save: bool,
-    /// Search by MTD(f) (null-window tests) instead of principal-variation search.
+    /// Find exact values by one principal-variation search with the full window instead of
+    /// MTD(f)'s null-window tests.
     #[arg(long)]
-    pub mtdf: bool,
+    pub pvs: bool,
     /// Turn one technique off, for measuring it: table, symmetry, etc, ordering, hash-move,
     /// endgame, parallel.
     #[arg(long, value_name = "TECHNIQUE")]
@@ -62,7 +63,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     reversi_nxn::memory::check_available(args.hash_mb as u64)?;
     let mut opts = SolveOptions::default();
-    opts.tuning.mtdf = args.mtdf;
+    opts.tuning.mtdf = !args.pvs;
     let t = &mut opts.tuning;
     t.endgame_empties = args.endgame_empties.unwrap_or(t.endgame_empties);
     t.split_empties = args.split_empties.unwrap_or(t.split_empties);
@@ -77,12 +78,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "ordering" => t.ordering = false,
             "potential" => t.potential = false,
             "hash-move" => t.hash_move = false,
+            "table-ordering" => t.table_ordering = false,
             "endgame" => t.endgame_empties = 0,
             "parallel" => t.split_empties = u32::MAX,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, symmetry, etc, \
-                     ordering, potential, hash-move, endgame or parallel"
+                     ordering, potential, hash-move, table-ordering, endgame or parallel"
                 ))
                 .into())
             }

@@ -246,7 +246,7 @@ impl Solver {
         self.prepare(pos.shape());
         let ctx = Ctx::new(&self.table, self.tuning, pos.shape());
         let mut s = Searcher::new(&ctx, None);
-        s.exact(pos.player(), pos.opponent())
+        s.exact(pos.player(), pos.opponent(), 0)
     }
 
     /// A fail-soft window search of `pos` for the side to move: a result `r` strictly inside
@@ -294,13 +294,16 @@ impl Solver {
         progress.start("solve", classes as u64);
         let mut move_values = Vec::with_capacity(turns.len());
         let mut side_value = -search::INF;
+        // MTD(f) guesses each move's value from the previous one's.
+        let mut guess = 0;
         for (m, child) in &children {
             let key = child.canonical();
             let v = match by_class.get(&key) {
                 Some(&v) => v,
                 None => {
                     let mut s = Searcher::new(&ctx, None);
-                    let v = -s.exact(child.player(), child.opponent());
+                    let v = -s.exact(child.player(), child.opponent(), -guess);
+                    guess = v;
                     by_class.insert(key, v);
                     progress.advance(1);
                     v

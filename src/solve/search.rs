@@ -36,6 +36,9 @@ pub struct Tuning {
     pub potential: bool,
     /// Try the move stored in the table first.
     pub hash_move: bool,
+    /// Put first the moves whose resulting positions the table already bounds low (for the
+    /// opponent), ordered by that bound (read during enhanced transposition cutoff).
+    pub table_ordering: bool,
     /// Positions with at most this many empty squares go to the special end solver (no table,
     /// parity ordering).
     pub endgame_empties: u32,
@@ -43,7 +46,7 @@ pub struct Tuning {
     /// (`u32::MAX` turns the parallel search off).
     pub split_empties: u32,
     /// Find exact values by a sequence of null-window searches (MTD(f)) instead of one
-    /// principal-variation search with the full window.
+    /// principal-variation search with the full window (PVS is still used inside).
     pub mtdf: bool,
 }
 
@@ -56,9 +59,10 @@ impl Default for Tuning {
             ordering: true,
             potential: true,
             hash_move: true,
+            table_ordering: true,
             endgame_empties: 6,
             split_empties: 12,
-            mtdf: false,
+            mtdf: true,
         }
     }
 }
@@ -197,13 +201,14 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// The exact value of `(p, o)` for the side to move, by the configured driver.
-    pub fn exact(&mut self, p: u64, o: u64) -> i32 {
+    /// The exact value of `(p, o)` for the side to move, by the configured driver; MTD(f)
+    /// starts its null-window tests at `guess`.
+    pub fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
         if !self.ctx.tuning.mtdf {
             return self.search(p, o, -INF, INF);
         }
         let (mut lower, mut upper) = (-INF + 1, INF - 1);
-        let mut g = 0;
+        let mut g = guess.clamp(-64, 64);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
             g = self.search(p, o, beta - 1, beta);
@@ -274,16 +279,20 @@ impl<'a> Searcher<'a> {
             let f = flips(p, o, sq);
             let bit = 1u64 << sq;
             let (np, no) = (o ^ f, p | f | bit);
+            let mut known = None;
             if etc {
                 let (cp, co, _) = self.key(np, no, n_empty - 1);
                 if let Some(b) = ctx.table.get(cp, co) {
                     if -b.upper >= beta {
                         return -b.upper;
                     }
+                    known = (b.upper < 64).then_some(b.upper);
                 }
             }
             let key = if Some(sq) == hash_move {
                 i32::MIN
+            } else if let (Some(upper), true) = (known, t.table_ordering) {
+                -10_000 + 32 * upper
             } else if t.ordering {
                 self.order_key(np, no, empty ^ bit, bit)
             } else {
@@ -293,7 +302,7 @@ impl<'a> Searcher<'a> {
             n += 1;
         }
         let list = &mut list[..n];
-        if t.ordering || hash_move.is_some() {
+        if t.ordering || t.table_ordering || hash_move.is_some() {
             // Stable: equal keys stay in row-major order.
             list.sort_by_key(|c| c.key);
         }

@@ -46,6 +46,12 @@ pub struct SolveArgs {
     /// Fewest empty squares for enhanced transposition cutoff.
     #[arg(long, value_name = "N")]
     pub etc_empties: Option<u32>,
+    /// Fewest empty squares for ordering by a shallow search.
+    #[arg(long, value_name = "N")]
+    pub shallow_empties: Option<u32>,
+    /// Depth of the shallow ordering search.
+    #[arg(long, value_name = "N")]
+    pub shallow_depth: Option<u32>,
     /// Fewest empty squares for symmetry-canonical table keys.
     #[arg(long, value_name = "N")]
     pub symmetry_empties: Option<u32>,
@@ -69,6 +75,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     t.split_empties = args.split_empties.unwrap_or(t.split_empties);
     t.etc_empties = args.etc_empties.unwrap_or(t.etc_empties);
     t.symmetry_empties = args.symmetry_empties.unwrap_or(t.symmetry_empties);
+    t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
+    t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
     for w in &args.without {
         let t = &mut opts.tuning;
         match w.as_str() {

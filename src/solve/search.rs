@@ -15,6 +15,8 @@ use super::table::Table;
 
 /// Larger than any value.
 pub const INF: i32 = 65;
+/// Larger than any value of the shallow ordering search.
+const SHALLOW_INF: i32 = 1 << 20;
 
 /// Switches and thresholds of the search, one per technique, so each can be measured on and
 /// off (see BENCHMARKS.md). [`Tuning::default`] is the measured best.
@@ -39,6 +41,12 @@ pub struct Tuning {
     /// Put first the moves whose resulting positions the table already bounds low (for the
     /// opponent), ordered by that bound (read during enhanced transposition cutoff).
     pub table_ordering: bool,
+    /// At nodes with at least this many empty squares, order moves by a shallow search with a
+    /// heuristic evaluation (mobility and corners) instead of the opponent's mobility alone
+    /// (`u32::MAX` turns it off).
+    pub shallow_empties: u32,
+    /// Depth of that shallow search (plies after the move).
+    pub shallow_depth: u32,
     /// Positions with at most this many empty squares go to the special end solver (no table,
     /// parity ordering).
     pub endgame_empties: u32,
@@ -60,6 +68,8 @@ impl Default for Tuning {
             potential: true,
             hash_move: true,
             table_ordering: true,
+            shallow_empties: 16,
+            shallow_depth: 2,
             endgame_empties: 6,
             split_empties: 12,
             mtdf: true,
@@ -302,6 +312,23 @@ impl<'a> Searcher<'a> {
             n += 1;
         }
         let list = &mut list[..n];
+        if n_empty >= t.shallow_empties && t.ordering {
+            for c in list.iter_mut() {
+                if c.key > -5_000 {
+                    let bit = 1u64 << c.sq;
+                    let (np, no) = (o ^ c.flips, p | c.flips | bit);
+                    // The opponent's view: lower is better for the mover.
+                    c.key = self.shallow(
+                        np,
+                        no,
+                        empty ^ bit,
+                        t.shallow_depth,
+                        -SHALLOW_INF,
+                        SHALLOW_INF,
+                    );
+                }
+            }
+        }
         if t.ordering || t.table_ordering || hash_move.is_some() {
             // Stable: equal keys stay in row-major order.
             list.sort_by_key(|c| c.key);
@@ -357,6 +384,59 @@ impl<'a> Searcher<'a> {
             };
             let stored = sym.apply_square(ctx.shape, best_move);
             ctx.table.put(kp, ko, n_empty, lower, upper, Some(stored));
+        }
+        best
+    }
+
+    /// A heuristic evaluation for the side to move: mobility (corners double) and corners.
+    #[inline]
+    fn evaluate(&self, p: u64, o: u64, empty: u64) -> i32 {
+        let c = self.ctx.corners;
+        let mp = legal_moves(p, o, empty);
+        let mo = legal_moves(o, p, empty);
+        let mob = |m: u64| (m.count_ones() + (m & c).count_ones()) as i32;
+        let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+        let potential = (neighbours(o) & empty).count_ones() as i32
+            - (neighbours(p) & empty).count_ones() as i32;
+        8 * (mob(mp) - mob(mo)) + 24 * corners + 2 * potential
+    }
+
+    /// Fail-soft alpha-beta to `depth` plies with [`Searcher::evaluate`] at the leaves and the
+    /// real score (scaled past any evaluation) at the end of the game: for move ordering only.
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        empty: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        let moves = legal_moves(p, o, empty);
+        if moves == 0 {
+            if legal_moves(o, p, empty) == 0 {
+                return 1000 * final_score(p, o);
+            }
+            return -self.shallow(o, p, empty, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return self.evaluate(p, o, empty);
+        }
+        let mut best = -SHALLOW_INF;
+        for sq in Squares(moves) {
+            let f = flips(p, o, sq);
+            let bit = 1u64 << sq;
+            let v = -self.shallow(o ^ f, p | f | bit, empty ^ bit, depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
         }
         best
     }

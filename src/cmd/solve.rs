@@ -26,7 +26,7 @@ pub struct SolveArgs {
     /// Also write the JSON report to this file.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Write the JSON report to results/<R>x<C>/solution.json (start position only).
+    /// Write the JSON report to results/ROWSxCOLS/solution.json (start position only).
     #[arg(long)]
     pub save: bool,
     /// Find exact values by one principal-variation search with the full window instead of

@@ -41,6 +41,8 @@ pub enum Command {
     Strong(cmd::strong::StrongArgs),
     /// Audit simple strategies (greedy, mobility, corners, random) against perfect play.
     Heuristics(cmd::heuristics::HeuristicsArgs),
+    /// Prove perfect play: exact value, principal variation, value of every move.
+    Solve(cmd::solve::SolveArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.

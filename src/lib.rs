@@ -6,6 +6,7 @@
 //! - [`export::plot`]: PNG charts (score heatmaps, histograms, games per ply).
 //! - [`heuristics`]: simple strategies audited against a strong solution.
 //! - [`strong`]: retrograde analysis of every reachable position (value and moves-to-end).
+//! - [`solve`]: perfect play: exact values, principal variations, values of every move.
 
 #![warn(missing_docs)]
 
@@ -18,4 +19,5 @@ pub mod perft;
 pub mod play;
 pub mod progress;
 pub mod rng;
+pub mod solve;
 pub mod strong;

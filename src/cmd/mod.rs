@@ -7,6 +7,7 @@ pub mod perft;
 pub mod play;
 pub mod plot;
 pub mod report;
+pub mod solve;
 pub mod strong;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +26,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Report(args) => report::run(&args),
         Command::Strong(args) => strong::run(&args),
         Command::Heuristics(args) => heuristics::run(&args),
+        Command::Solve(args) => solve::run(&args),
     }
 }
 

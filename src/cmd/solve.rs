@@ -1,0 +1,219 @@
+//! `reversi solve`: the exact value, principal variation and value of every move.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use reversi_nxn::board::Move;
+use reversi_nxn::solve::{SolveOptions, SolveReport, Solver, CONVENTION};
+
+use crate::bar::Bar;
+use crate::cli::{BoardArgs, UsageError};
+
+/// Arguments of `reversi solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    pub hash_mb: usize,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the JSON report to this file.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Write the JSON report to results/ROWSxCOLS/solution.json (start position only).
+    #[arg(long)]
+    pub save: bool,
+    /// Find exact values by one principal-variation search with the full window instead of
+    /// MTD(f)'s null-window tests.
+    #[arg(long)]
+    pub pvs: bool,
+    /// Turn one technique off, for measuring it: table, symmetry, etc, ordering, hash-move,
+    /// endgame, parallel.
+    #[arg(long, value_name = "TECHNIQUE")]
+    pub without: Vec<String>,
+    /// Empty squares at and below which the special end solver takes over.
+    #[arg(long, value_name = "N")]
+    pub endgame_empties: Option<u32>,
+    /// Fewest empty squares at which a node is split among threads.
+    #[arg(long, value_name = "N")]
+    pub split_empties: Option<u32>,
+    /// Fewest empty squares for enhanced transposition cutoff.
+    #[arg(long, value_name = "N")]
+    pub etc_empties: Option<u32>,
+    /// Fewest empty squares for ordering by a shallow search.
+    #[arg(long, value_name = "N")]
+    pub shallow_empties: Option<u32>,
+    /// Depth of the shallow ordering search.
+    #[arg(long, value_name = "N")]
+    pub shallow_depth: Option<u32>,
+    /// Fewest empty squares for symmetry-canonical table keys.
+    #[arg(long, value_name = "N")]
+    pub symmetry_empties: Option<u32>,
+}
+
+/// Solves the position and prints the report.
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let (pos, _) = args.board.position(6)?;
+    if args.save && (args.board.moves.is_some() || args.board.board.is_some()) {
+        return Err(UsageError(
+            "--save writes the solution of the start position; use --out for other positions"
+                .into(),
+        )
+        .into());
+    }
+    reversi_nxn::memory::check_available(args.hash_mb as u64)?;
+    let mut opts = SolveOptions::default();
+    opts.tuning.mtdf = !args.pvs;
+    let t = &mut opts.tuning;
+    t.endgame_empties = args.endgame_empties.unwrap_or(t.endgame_empties);
+    t.split_empties = args.split_empties.unwrap_or(t.split_empties);
+    t.etc_empties = args.etc_empties.unwrap_or(t.etc_empties);
+    t.symmetry_empties = args.symmetry_empties.unwrap_or(t.symmetry_empties);
+    t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
+    t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
+    for w in &args.without {
+        let t = &mut opts.tuning;
+        match w.as_str() {
+            "table" => t.table = false,
+            "symmetry" => t.symmetry_empties = u32::MAX,
+            "etc" => t.etc_empties = u32::MAX,
+            "ordering" => t.ordering = false,
+            "potential" => t.potential = false,
+            "hash-move" => t.hash_move = false,
+            "table-ordering" => t.table_ordering = false,
+            "endgame" => t.endgame_empties = 0,
+            "parallel" => t.split_empties = u32::MAX,
+            other => {
+                return Err(UsageError(format!(
+                    "unknown technique '{other}' for --without: expected table, symmetry, etc, \
+                     ordering, potential, hash-move, table-ordering, endgame or parallel"
+                ))
+                .into())
+            }
+        }
+    }
+    let mut solver = Solver::new(args.hash_mb);
+    // No Ctrl-C handler: a solve keeps nothing worth saving, so the signal just ends it.
+    let bar = Bar::new(Arc::new(AtomicBool::new(false)));
+    let report = solver.solve(&pos, &opts, &bar);
+    let json = serde_json::to_string_pretty(&report.to_json())?;
+    let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();
+    if args.save {
+        outs.push(
+            PathBuf::from("results")
+                .join(pos.shape().name())
+                .join("solution.json"),
+        );
+    }
+    for path in &outs {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(path, format!("{json}\n"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        println!("{json}");
+    } else {
+        print_report(&report);
+        for path in &outs {
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+fn print_report(r: &SolveReport) {
+    let pos = &r.position;
+    println!("solve {} from {}", pos.shape(), pos);
+    println!("{}", pos.diagram());
+    println!("convention: {CONVENTION}");
+    let winner = match r.winner {
+        Some(side) => format!("{} ({}) wins", side.name(), side.symbol()),
+        None => "draw".to_string(),
+    };
+    println!("value: {:+} (black minus white), {winner}", r.value);
+    println!(
+        "principal variation ({} turns): {}",
+        r.pv.len(),
+        if r.pv.is_empty() {
+            "none (the game is over)".to_string()
+        } else {
+            r.pv_text()
+        }
+    );
+    println!(
+        "final score of the principal variation: X {} - O {}",
+        r.final_score.0, r.final_score.1
+    );
+    let best = r.best_moves();
+    let list: Vec<String> = r
+        .move_values
+        .iter()
+        .map(|&(m, v)| {
+            let mark = if best.contains(&m) { "*" } else { "" };
+            format!("{}:{v:+}{mark}", pos.move_name(m))
+        })
+        .collect();
+    println!(
+        "move values (black minus white, * best for {}): {}",
+        pos.side_to_move().name(),
+        if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(" ")
+        }
+    );
+    if r.move_values.iter().any(|&(m, _)| m != Move::Pass) {
+        println!("{}", value_map(r));
+    }
+    println!(
+        "nodes {}, time {:.3} s, {:.3e} nodes/s, {} threads",
+        r.nodes,
+        r.seconds,
+        r.nodes_per_second(),
+        r.threads
+    );
+}
+
+/// The board with each legal square showing its value (black-relative, `*` after the best) and
+/// the discs as `X` and `O`.
+fn value_map(r: &SolveReport) -> String {
+    let pos = &r.position;
+    let shape = pos.shape();
+    let best = r.best_moves();
+    let mut s = String::from("value map:\n   ");
+    for c in 0..shape.cols() {
+        s.push_str(&format!("{:>5}", (b'a' + c as u8) as char));
+    }
+    s.push('\n');
+    for row in 0..shape.rows() {
+        s.push_str(&format!("{:>3}", row + 1));
+        for col in 0..shape.cols() {
+            let sq = 8 * row + col;
+            let bit = 1u64 << sq;
+            let cell =
+                if let Some(&(m, v)) = r.move_values.iter().find(|&&(m, _)| m == Move::Place(sq)) {
+                    let mark = if best.contains(&m) { "*" } else { " " };
+                    format!("{v:+}{mark}")
+                } else if pos.black() & bit != 0 {
+                    "X ".to_string()
+                } else if pos.white() & bit != 0 {
+                    "O ".to_string()
+                } else {
+                    ". ".to_string()
+                };
+            s.push_str(&format!("{cell:>5}"));
+        }
+        s.push('\n');
+    }
+    s.pop();
+    s
+}

@@ -1,0 +1,81 @@
+//! The special solver for the last few empty squares: no table, no move list, squares tried in
+//! regions of odd parity first, and the last square counted without playing it.
+
+use crate::board::{flips, Squares};
+
+use super::search::{final_score, Searcher};
+
+impl Searcher<'_> {
+    /// Fail-soft alpha-beta of `(p, o)` whose empty squares are `empty` (`n` of them).
+    pub(super) fn endgame(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empty: u64,
+        n: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        match n {
+            0 => return final_score(p, o),
+            1 => return last_square(p, o, empty.trailing_zeros()),
+            _ => {}
+        }
+        // Squares in regions with an odd number of empties first, then the rest.
+        let mut odd = 0u64;
+        for q in self.ctx.quadrants {
+            if (q & empty).count_ones() % 2 == 1 {
+                odd |= q & empty;
+            }
+        }
+        let mut best = -super::search::INF;
+        let mut moved = false;
+        for set in [odd, empty & !odd] {
+            for sq in Squares(set) {
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                moved = true;
+                let bit = 1u64 << sq;
+                let v = -self.endgame(o ^ f, p | f | bit, -beta, -alpha, empty ^ bit, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if moved {
+            return best;
+        }
+        // No move: pass if the opponent can move, else the game is over.
+        if Squares(empty).any(|sq| flips(o, p, sq) != 0) {
+            -self.endgame(o, p, -beta, -alpha, empty, n)
+        } else {
+            final_score(p, o)
+        }
+    }
+}
+
+/// The final score for the side to move when only square `sq` is empty: it plays there if it
+/// can, else the opponent does if it can, else the board stays as it is.
+#[inline]
+fn last_square(p: u64, o: u64, sq: u32) -> i32 {
+    let base = final_score(p, o);
+    let f = flips(p, o, sq).count_ones() as i32;
+    if f != 0 {
+        return base + 1 + 2 * f;
+    }
+    let g = flips(o, p, sq).count_ones() as i32;
+    if g != 0 {
+        base - 1 - 2 * g
+    } else {
+        base
+    }
+}

@@ -1,0 +1,389 @@
+//! Perfect play: the exact value of a position, its principal variation and the value of every
+//! move, by alpha-beta search to the end of the game.
+//!
+//! **Values.** A value is a final disc difference under perfect play by both sides, empty
+//! squares counting for nobody (as in the reversi-nxn blog's scores). The [`SolveReport`] gives
+//! every value *black-relative* (black's discs minus white's: positive means black wins);
+//! [`Solver::value`] and [`Solver::window`] give them *relative to the side to move* (its discs
+//! minus the other side's), the natural form for negamax callers.
+//!
+//! **Method.** Negamax alpha-beta, fail-soft, with principal-variation search (or MTD(f), see
+//! [`Tuning::mtdf`]), a shared transposition table ([`table`]) keyed by symmetry-canonical forms
+//! near the root, move ordering (hash move, fewest opponent replies, corners, parity), enhanced
+//! transposition cutoff, a special solver for the last few empty squares ([`endgame`]) and a
+//! parallel young-brothers-wait search on rayon ([`parallel`]). Each is switched by a field of
+//! [`Tuning`] so it can be measured; BENCHMARKS.md has the figures.
+//!
+//! **Determinism.** Values are exact, so they do not depend on the number of threads. The
+//! principal variation is rebuilt from the exact value by a fixed rule (at each turn the first
+//! move in row-major order that keeps the value), so it does not depend on them either.
+//!
+//! # Examples
+//!
+//! ```
+//! use reversi_nxn::board::Shape;
+//! use reversi_nxn::progress::Silent;
+//! use reversi_nxn::solve::{SolveOptions, Solver};
+//! // 4x4: the second player wins (reversi-nxn blog, 2008-07-03).
+//! let start = Shape::square(4).unwrap().start();
+//! let mut solver = Solver::new(16);
+//! let report = solver.solve(&start, &SolveOptions::default(), &Silent);
+//! assert!(report.value < 0);
+//! assert_eq!(solver.value(&start), report.value); // black is to move at the start
+//! ```
+
+pub mod endgame;
+pub mod parallel;
+pub mod search;
+pub mod table;
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::board::{Move, Position, Shape, Side, Squares};
+use crate::progress::Progress;
+
+pub use search::Tuning;
+use search::{Ctx, Searcher};
+use table::Table;
+
+/// What to compute besides the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SolveOptions {
+    /// The search's switches.
+    pub tuning: Tuning,
+}
+
+/// The solution of one position. Values are black-relative (black minus white at the end).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SolveReport {
+    /// The position solved.
+    pub position: Position,
+    /// Final disc difference, black minus white, under perfect play by both sides.
+    pub value: i32,
+    /// The winner under perfect play, `None` for a draw.
+    pub winner: Option<Side>,
+    /// A principal variation: perfect play from the position to the end of the game, passes
+    /// included. At each turn it takes the first move in row-major order that keeps the value.
+    pub pv: Vec<Move>,
+    /// Black's and white's discs at the end of the principal variation.
+    pub final_score: (u32, u32),
+    /// Every legal turn at the position with its value (black-relative), in row-major order. A
+    /// forced pass is listed as the single turn; a finished game lists none.
+    pub move_values: Vec<(Move, i32)>,
+    /// Positions searched (interior and end-solver nodes, all threads).
+    pub nodes: u64,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// Worker threads available to the search.
+    pub threads: usize,
+}
+
+impl SolveReport {
+    /// The turns of [`SolveReport::move_values`] with the best value for the side to move.
+    #[must_use]
+    pub fn best_moves(&self) -> Vec<Move> {
+        let best = self.value;
+        self.move_values
+            .iter()
+            .filter(|&&(_, v)| v == best)
+            .map(|&(m, _)| m)
+            .collect()
+    }
+
+    /// Positions per second of wall time.
+    #[must_use]
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+
+    /// The principal variation in move notation, such as `c2 b2 pass d1`.
+    #[must_use]
+    pub fn pv_text(&self) -> String {
+        self.pv
+            .iter()
+            .map(|&m| self.position.move_name(m))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The report as a plain serializable value (moves named, the winner spelled out).
+    #[must_use]
+    pub fn to_json(&self) -> SolveJson {
+        let best = self.best_moves();
+        SolveJson {
+            board: self.position.shape().name(),
+            position: self.position.to_board_string(),
+            side_to_move: self.position.side_to_move().name(),
+            convention: CONVENTION,
+            value: self.value,
+            winner: self.winner.map_or("draw", Side::name),
+            final_black: self.final_score.0,
+            final_white: self.final_score.1,
+            pv: self
+                .pv
+                .iter()
+                .map(|&m| self.position.move_name(m))
+                .collect(),
+            move_values: self
+                .move_values
+                .iter()
+                .map(|&(m, v)| MoveValue {
+                    mv: self.position.move_name(m),
+                    value: v,
+                    best: best.contains(&m),
+                })
+                .collect(),
+            nodes: self.nodes,
+            seconds: self.seconds,
+            nodes_per_second: self.nodes_per_second(),
+            threads: self.threads,
+        }
+    }
+}
+
+/// The value convention, in words, printed with every solution.
+pub const CONVENTION: &str = "value = black discs minus white discs at the end under perfect \
+                              play by both sides; empty squares count for nobody";
+
+/// A [`SolveReport`] in serializable form.
+#[derive(Debug, Clone, Serialize)]
+pub struct SolveJson {
+    /// Board size such as `6x6`.
+    pub board: String,
+    /// Board string of the position.
+    pub position: String,
+    /// `black` or `white`.
+    pub side_to_move: &'static str,
+    /// The value convention.
+    pub convention: &'static str,
+    /// Black minus white under perfect play.
+    pub value: i32,
+    /// `black`, `white` or `draw`.
+    pub winner: &'static str,
+    /// Black discs at the end of the principal variation.
+    pub final_black: u32,
+    /// White discs at the end of the principal variation.
+    pub final_white: u32,
+    /// The principal variation, passes included.
+    pub pv: Vec<String>,
+    /// Every legal turn with its value.
+    pub move_values: Vec<MoveValue>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time in seconds.
+    pub seconds: f64,
+    /// Nodes per second.
+    pub nodes_per_second: f64,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+/// One legal turn and its value, black-relative.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveValue {
+    /// The move's name (`c2`, or `pass`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Black minus white at the end under perfect play after this move.
+    pub value: i32,
+    /// Whether it is a best move for the side to move.
+    pub best: bool,
+}
+
+/// A reusable perfect-play solver: owns the transposition table, which keeps its bounds across
+/// queries on the same board (they are facts about positions) and is cleared when the board
+/// changes.
+#[derive(Debug)]
+pub struct Solver {
+    table: Table,
+    shape: Option<Shape>,
+    tuning: Tuning,
+}
+
+impl Solver {
+    /// A solver whose table takes at most `hash_mb` MiB. Check the budget against the machine
+    /// first with [`crate::memory::check_available`].
+    #[must_use]
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            table: Table::new(hash_mb),
+            shape: None,
+            tuning: Tuning::default(),
+        }
+    }
+
+    /// Bytes the table occupies.
+    #[must_use]
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Sets the tuning used by [`Solver::value`], [`Solver::window`] and [`Solver::beats`].
+    pub fn set_tuning(&mut self, tuning: Tuning) {
+        self.tuning = tuning;
+    }
+
+    /// Forgets the table's entries.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    fn prepare(&mut self, shape: Shape) {
+        if self.shape != Some(shape) {
+            if self.shape.is_some() {
+                self.table.clear();
+            }
+            self.shape = Some(shape);
+        }
+    }
+
+    /// The exact value of `pos` **for the side to move**: its discs minus the other side's at
+    /// the end under perfect play.
+    pub fn value(&mut self, pos: &Position) -> i32 {
+        self.prepare(pos.shape());
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape());
+        let mut s = Searcher::new(&ctx, None);
+        s.exact(pos.player(), pos.opponent(), 0)
+    }
+
+    /// A fail-soft window search of `pos` for the side to move: a result `r` strictly inside
+    /// `(alpha, beta)` is the exact value, `r <= alpha` means the value is at most `r`, and
+    /// `r >= beta` means it is at least `r`. With `beta = alpha + 1` it is the cheapest test of
+    /// "is the value above `alpha`?".
+    pub fn window(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.prepare(pos.shape());
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape());
+        let mut s = Searcher::new(&ctx, None);
+        s.search(pos.player(), pos.opponent(), alpha, beta)
+    }
+
+    /// Whether the side to move can finish with more than `bound` discs over the other side
+    /// (`beats(pos, 0)`: is this position won for the side to move?).
+    pub fn beats(&mut self, pos: &Position, bound: i32) -> bool {
+        self.window(pos, bound, bound + 1) > bound
+    }
+
+    /// Solves `pos`: its value, a principal variation, and the value of every legal turn.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        opts: &SolveOptions,
+        progress: &dyn Progress,
+    ) -> SolveReport {
+        let t0 = Instant::now();
+        self.prepare(pos.shape());
+        let ctx = Ctx::new(&self.table, opts.tuning, pos.shape());
+        let sign = if pos.black_to_move() { 1 } else { -1 };
+        let turns = pos.legal_turns();
+
+        // The exact value of each child, once per symmetry class.
+        let mut by_class: HashMap<(u64, u64), i32> = HashMap::new();
+        let children: Vec<(Move, Position)> = turns
+            .iter()
+            .map(|&m| (m, pos.apply(m).expect("legal turn")))
+            .collect();
+        let classes: usize = {
+            let mut keys: Vec<_> = children.iter().map(|(_, c)| c.canonical()).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            keys.len()
+        };
+        progress.start("solve", classes as u64);
+        let mut move_values = Vec::with_capacity(turns.len());
+        let mut side_value = -search::INF;
+        // MTD(f) guesses each move's value from the previous one's.
+        let mut guess = 0;
+        for (m, child) in &children {
+            let key = child.canonical();
+            let v = match by_class.get(&key) {
+                Some(&v) => v,
+                None => {
+                    let mut s = Searcher::new(&ctx, None);
+                    let v = -s.exact(child.player(), child.opponent(), -guess);
+                    guess = v;
+                    by_class.insert(key, v);
+                    progress.advance(1);
+                    v
+                }
+            };
+            side_value = side_value.max(v);
+            move_values.push((*m, sign * v));
+        }
+        if turns.is_empty() {
+            side_value = pos.player().count_ones() as i32 - pos.opponent().count_ones() as i32;
+        }
+        progress.finish();
+
+        let pv = principal_variation(&ctx, pos, side_value, &move_values, sign);
+        let mut end = *pos;
+        for &m in &pv {
+            end = end.apply(m).expect("the principal variation replays");
+        }
+        let value = sign * side_value;
+        let winner = match value.signum() {
+            1 => Some(Side::Black),
+            -1 => Some(Side::White),
+            _ => None,
+        };
+        SolveReport {
+            position: *pos,
+            value,
+            winner,
+            pv,
+            final_score: (end.black_count(), end.white_count()),
+            move_values,
+            nodes: ctx.nodes(),
+            seconds: t0.elapsed().as_secs_f64(),
+            threads: rayon::current_num_threads(),
+        }
+    }
+}
+
+/// Perfect play from `pos` whose value for the side to move is `value`: at each turn the first
+/// move in row-major order whose child keeps the value (tested by a search with the window
+/// just around it). The root's choice comes from `move_values` (black-relative, times `sign`).
+fn principal_variation(
+    ctx: &Ctx<'_>,
+    pos: &Position,
+    value: i32,
+    move_values: &[(Move, i32)],
+    sign: i32,
+) -> Vec<Move> {
+    let mut pv = Vec::new();
+    let Some(&(first, _)) = move_values.iter().find(|&&(_, v)| sign * v == value) else {
+        return pv;
+    };
+    pv.push(first);
+    let mut pos = pos.apply(first).expect("legal turn");
+    let mut v = -value;
+    let mut s = Searcher::new(ctx, None);
+    loop {
+        let moves = pos.moves();
+        if moves == 0 {
+            if pos.opponent_moves() == 0 {
+                break;
+            }
+            pv.push(Move::Pass);
+            pos = pos.pass();
+            v = -v;
+            continue;
+        }
+        let next = Squares(moves).find_map(|sq| {
+            let child = pos.play(sq)?;
+            let r = -s.search(child.player(), child.opponent(), -v - 1, -v + 1);
+            (r == v).then_some((sq, child))
+        });
+        let Some((sq, child)) = next else {
+            // Unreachable for a sound search; stop rather than loop.
+            debug_assert!(false, "no move keeps the value {v} at {pos}");
+            break;
+        };
+        pv.push(Move::Place(sq));
+        pos = child;
+        v = -v;
+    }
+    pv
+}

@@ -1,0 +1,88 @@
+//! The parallel search: young brothers wait, on rayon.
+//!
+//! At a null-window node (`beta == alpha + 1`) with enough empty squares, the first (best
+//! ordered) move is searched alone; if it does not cut off, the other moves are searched at once
+//! on rayon's workers, all with the same window (a null window never moves), sharing the table.
+//! When one of them cuts off, the split's [`Abort`] flag tells the others to stop; searches
+//! under a raised flag return at once, store nothing, and their results are dropped.
+//!
+//! The value is the same for any number of threads: every result used is a complete,
+//! sound alpha-beta result, and the table stores only sound bounds. Only the node count and the
+//! time depend on the threads.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use super::search::{Cand, Searcher, INF};
+
+/// The stop flag of one split, chained to the flags of the splits around it.
+#[derive(Debug)]
+pub struct Abort<'a> {
+    flag: AtomicBool,
+    parent: Option<&'a Abort<'a>>,
+}
+
+impl Abort<'_> {
+    /// Whether this split or any split around it has been cut off.
+    #[inline]
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        let mut a = Some(self);
+        while let Some(x) = a {
+            if x.flag.load(Ordering::Relaxed) {
+                return true;
+            }
+            a = x.parent;
+        }
+        false
+    }
+}
+
+impl Searcher<'_> {
+    /// Searches the moves `rest` of `(p, o)` in parallel with the null window `(alpha, beta)`.
+    /// Returns the best complete result and its move (`-INF` if none finished because a split
+    /// around this one was cut off).
+    pub(super) fn split(
+        &mut self,
+        p: u64,
+        o: u64,
+        rest: &[Cand],
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, u32) {
+        debug_assert_eq!(beta, alpha + 1);
+        let abort = Abort {
+            flag: AtomicBool::new(false),
+            parent: self.abort,
+        };
+        let ctx = self.ctx;
+        rest.par_iter()
+            .map(|c| {
+                if abort.is_set() {
+                    return (-INF, c.sq);
+                }
+                let mut s = Searcher::new(ctx, Some(&abort));
+                let (np, no) = (o ^ c.flips, p | c.flips | (1u64 << c.sq));
+                let v = -s.search(np, no, -beta, -alpha);
+                if s.aborted() {
+                    return (-INF, c.sq);
+                }
+                if v >= beta {
+                    abort.flag.store(true, Ordering::Relaxed);
+                }
+                (v, c.sq)
+            })
+            .reduce(
+                || (-INF, u32::MAX),
+                |a, b| {
+                    // The larger value; on a tie the earlier square, so the choice is stable.
+                    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+                        b
+                    } else {
+                        a
+                    }
+                },
+            )
+    }
+}

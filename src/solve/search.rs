@@ -1,0 +1,467 @@
+//! Negamax alpha-beta with principal-variation search, the transposition table, move ordering
+//! and enhanced transposition cutoff.
+//!
+//! Values are final disc differences from the side to move's point of view (its discs minus the
+//! other side's at the end of the game, empty squares counting for nobody), in `-64..=64`. Every
+//! search is *fail-soft*: a result `r` of a search with window `(alpha, beta)` is the exact value
+//! when `alpha < r < beta`, an upper bound when `r <= alpha` and a lower bound when `r >= beta`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::board::{flips, legal_moves, Shape, Squares, Symmetry};
+
+use super::parallel::Abort;
+use super::table::Table;
+
+/// Larger than any value.
+pub const INF: i32 = 65;
+/// Larger than any value of the shallow ordering search.
+const SHALLOW_INF: i32 = 1 << 20;
+
+/// Switches and thresholds of the search, one per technique, so each can be measured on and
+/// off (see BENCHMARKS.md). [`Tuning::default`] is the measured best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tuning {
+    /// Use the transposition table.
+    pub table: bool,
+    /// Key positions with at least this many empty squares by their symmetry-canonical form
+    /// (`u32::MAX` turns it off).
+    pub symmetry_empties: u32,
+    /// Enhanced transposition cutoff at nodes with at least this many empty squares
+    /// (`u32::MAX` turns it off).
+    pub etc_empties: u32,
+    /// Order moves by the opponent's (corner-weighted) mobility after them, corners and parity
+    /// first; off means row-major order (the hash move still first).
+    pub ordering: bool,
+    /// Break ties in the ordering by the opponent's potential mobility (empty squares next to
+    /// the mover's discs).
+    pub potential: bool,
+    /// Try the move stored in the table first.
+    pub hash_move: bool,
+    /// Put first the moves whose resulting positions the table already bounds low (for the
+    /// opponent), ordered by that bound (read during enhanced transposition cutoff).
+    pub table_ordering: bool,
+    /// At nodes with at least this many empty squares, order moves by a shallow search with a
+    /// heuristic evaluation (mobility and corners) instead of the opponent's mobility alone
+    /// (`u32::MAX` turns it off).
+    pub shallow_empties: u32,
+    /// Depth of that shallow search (plies after the move).
+    pub shallow_depth: u32,
+    /// Positions with at most this many empty squares go to the special end solver (no table,
+    /// parity ordering).
+    pub endgame_empties: u32,
+    /// Split null-window nodes with at least this many empty squares among threads
+    /// (`u32::MAX` turns the parallel search off).
+    pub split_empties: u32,
+    /// Find exact values by a sequence of null-window searches (MTD(f)) instead of one
+    /// principal-variation search with the full window (PVS is still used inside).
+    pub mtdf: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            table: true,
+            symmetry_empties: 26,
+            etc_empties: 10,
+            ordering: true,
+            potential: true,
+            hash_move: true,
+            table_ordering: true,
+            shallow_empties: 16,
+            shallow_depth: 2,
+            endgame_empties: 6,
+            split_empties: 12,
+            mtdf: true,
+        }
+    }
+}
+
+/// What every searcher of one query shares: the board's masks, the table, the tuning, and the
+/// node count.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// The table.
+    pub table: &'a Table,
+    /// The tuning.
+    pub tuning: Tuning,
+    /// The board.
+    pub shape: Shape,
+    /// The board's squares.
+    pub mask: u64,
+    /// The four corners.
+    pub corners: u64,
+    /// The board cut into four quadrants (for parity ordering).
+    pub quadrants: [u64; 4],
+    /// Nodes counted by finished searchers.
+    pub nodes: AtomicU64,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context for searching positions on `shape`.
+    #[must_use]
+    pub fn new(table: &'a Table, tuning: Tuning, shape: Shape) -> Ctx<'a> {
+        let (r, c) = (shape.rows(), shape.cols());
+        let bit = |r: u32, c: u32| 1u64 << (8 * r + c);
+        let corners = bit(0, 0) | bit(0, c - 1) | bit(r - 1, 0) | bit(r - 1, c - 1);
+        let mut quadrants = [0u64; 4];
+        for row in 0..r {
+            for col in 0..c {
+                let q = usize::from(row >= r / 2) * 2 + usize::from(col >= c / 2);
+                quadrants[q] |= bit(row, col);
+            }
+        }
+        Ctx {
+            table,
+            tuning,
+            shape,
+            mask: shape.mask(),
+            corners,
+            quadrants,
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// Nodes searched so far by searchers that have finished.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's search: a reference to the shared context, its own node count, and the abort
+/// flags of the parallel splits it works under.
+pub struct Searcher<'a> {
+    pub(super) ctx: &'a Ctx<'a>,
+    pub(super) nodes: u64,
+    pub(super) abort: Option<&'a Abort<'a>>,
+}
+
+impl Drop for Searcher<'_> {
+    fn drop(&mut self) {
+        self.ctx.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+    }
+}
+
+/// A move with its flips and its ordering key (smaller first).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Cand {
+    pub sq: u32,
+    pub flips: u64,
+    pub key: i32,
+}
+
+/// The final score for the side to move when nobody can move.
+#[inline]
+pub(super) fn final_score(p: u64, o: u64) -> i32 {
+    p.count_ones() as i32 - o.count_ones() as i32
+}
+
+/// The squares next to any of `b` in the 8x8 frame (the caller masks them with empty squares,
+/// which never include off-board bits).
+#[inline]
+fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
+/// The inverse of a symmetry.
+fn inverse(s: Symmetry) -> Symmetry {
+    match s {
+        Symmetry::Rotate90 => Symmetry::Rotate270,
+        Symmetry::Rotate270 => Symmetry::Rotate90,
+        other => other,
+    }
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher on `ctx`, under the abort flags `abort` (none at the top).
+    #[must_use]
+    pub fn new(ctx: &'a Ctx<'a>, abort: Option<&'a Abort<'a>>) -> Searcher<'a> {
+        Searcher {
+            ctx,
+            nodes: 0,
+            abort,
+        }
+    }
+
+    /// Whether a parallel split above this searcher has been cut off (its result is unused).
+    #[inline]
+    pub(super) fn aborted(&self) -> bool {
+        self.abort.is_some_and(Abort::is_set)
+    }
+
+    /// The table key of `(p, o)` and the symmetry that maps the position onto it.
+    #[inline]
+    fn key(&self, p: u64, o: u64, empties: u32) -> (u64, u64, Symmetry) {
+        if empties < self.ctx.tuning.symmetry_empties {
+            return (p, o, Symmetry::Identity);
+        }
+        let shape = self.ctx.shape;
+        let mut best = (p, o, Symmetry::Identity);
+        for &s in &Symmetry::all(shape)[1..] {
+            let (sp, so) = (s.apply(shape, p), s.apply(shape, o));
+            if (sp, so) < (best.0, best.1) {
+                best = (sp, so, s);
+            }
+        }
+        best
+    }
+
+    /// The exact value of `(p, o)` for the side to move, by the configured driver; MTD(f)
+    /// starts its null-window tests at `guess`.
+    pub fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
+        if !self.ctx.tuning.mtdf {
+            return self.search(p, o, -INF, INF);
+        }
+        let (mut lower, mut upper) = (-INF + 1, INF - 1);
+        let mut g = guess.clamp(-64, 64);
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.search(p, o, beta - 1, beta);
+            if self.aborted() {
+                return 0;
+            }
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+        }
+        g
+    }
+
+    /// Fail-soft principal-variation search of `(p, o)` with window `(alpha, beta)`.
+    pub fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+        let ctx = self.ctx;
+        let t = ctx.tuning;
+        let empty = ctx.mask & !(p | o);
+        let n_empty = empty.count_ones();
+        if n_empty <= t.endgame_empties {
+            return self.endgame(p, o, alpha, beta, empty, n_empty);
+        }
+        self.nodes += 1;
+        let moves = legal_moves(p, o, empty);
+        if moves == 0 {
+            if legal_moves(o, p, empty) == 0 {
+                return final_score(p, o);
+            }
+            return -self.search(o, p, -beta, -alpha);
+        }
+        if self.aborted() {
+            return 0;
+        }
+
+        // Transposition table.
+        let (kp, ko, sym) = if t.table {
+            self.key(p, o, n_empty)
+        } else {
+            (p, o, Symmetry::Identity)
+        };
+        let mut hash_move = None;
+        if t.table {
+            if let Some(b) = ctx.table.get(kp, ko) {
+                if b.lower >= beta || b.lower == b.upper {
+                    return b.lower;
+                }
+                if b.upper <= alpha {
+                    return b.upper;
+                }
+                alpha = alpha.max(b.lower);
+                beta = beta.min(b.upper);
+                if t.hash_move {
+                    hash_move = b
+                        .best
+                        .map(|m| inverse(sym).apply_square(ctx.shape, m))
+                        .filter(|&m| moves & (1u64 << m) != 0);
+                }
+            }
+        }
+
+        // Moves, with enhanced transposition cutoff on the way.
+        let mut list = [Cand::default(); 64];
+        let mut n = 0;
+        let etc = t.table && n_empty >= t.etc_empties;
+        for sq in Squares(moves) {
+            let f = flips(p, o, sq);
+            let bit = 1u64 << sq;
+            let (np, no) = (o ^ f, p | f | bit);
+            let mut known = None;
+            if etc {
+                let (cp, co, _) = self.key(np, no, n_empty - 1);
+                if let Some(b) = ctx.table.get(cp, co) {
+                    if -b.upper >= beta {
+                        return -b.upper;
+                    }
+                    known = (b.upper < 64).then_some(b.upper);
+                }
+            }
+            let key = if Some(sq) == hash_move {
+                i32::MIN
+            } else if let (Some(upper), true) = (known, t.table_ordering) {
+                -10_000 + 32 * upper
+            } else if t.ordering {
+                self.order_key(np, no, empty ^ bit, bit)
+            } else {
+                0
+            };
+            list[n] = Cand { sq, flips: f, key };
+            n += 1;
+        }
+        let list = &mut list[..n];
+        if n_empty >= t.shallow_empties && t.ordering {
+            for c in list.iter_mut() {
+                if c.key > -5_000 {
+                    let bit = 1u64 << c.sq;
+                    let (np, no) = (o ^ c.flips, p | c.flips | bit);
+                    // The opponent's view: lower is better for the mover.
+                    c.key = self.shallow(
+                        np,
+                        no,
+                        empty ^ bit,
+                        t.shallow_depth,
+                        -SHALLOW_INF,
+                        SHALLOW_INF,
+                    );
+                }
+            }
+        }
+        if t.ordering || t.table_ordering || hash_move.is_some() {
+            // Stable: equal keys stay in row-major order.
+            list.sort_by_key(|c| c.key);
+        }
+
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = list[0].sq;
+        for (i, c) in list.iter().enumerate() {
+            let (np, no) = (o ^ c.flips, p | c.flips | (1u64 << c.sq));
+            let v = if i == 0 {
+                -self.search(np, no, -beta, -alpha)
+            } else if beta == alpha + 1 && n_empty >= t.split_empties {
+                // Young brothers wait: the first move is done, the rest go in parallel.
+                let (v, sq) = self.split(p, o, &list[i..], alpha, beta);
+                if v > best {
+                    best = v;
+                    best_move = sq;
+                }
+                break;
+            } else {
+                let mut v = -self.search(np, no, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.aborted() {
+                    v = v.max(-self.search(np, no, -beta, -v));
+                }
+                v
+            };
+            if self.aborted() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = c.sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if self.aborted() {
+            return 0;
+        }
+
+        if t.table {
+            let (lower, upper) = if best <= alpha0 {
+                (-64, best)
+            } else if best >= beta {
+                (best, 64)
+            } else {
+                (best, best)
+            };
+            let stored = sym.apply_square(ctx.shape, best_move);
+            ctx.table.put(kp, ko, n_empty, lower, upper, Some(stored));
+        }
+        best
+    }
+
+    /// A heuristic evaluation for the side to move: mobility (corners double) and corners.
+    #[inline]
+    fn evaluate(&self, p: u64, o: u64, empty: u64) -> i32 {
+        let c = self.ctx.corners;
+        let mp = legal_moves(p, o, empty);
+        let mo = legal_moves(o, p, empty);
+        let mob = |m: u64| (m.count_ones() + (m & c).count_ones()) as i32;
+        let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+        let potential = (neighbours(o) & empty).count_ones() as i32
+            - (neighbours(p) & empty).count_ones() as i32;
+        8 * (mob(mp) - mob(mo)) + 24 * corners + 2 * potential
+    }
+
+    /// Fail-soft alpha-beta to `depth` plies with [`Searcher::evaluate`] at the leaves and the
+    /// real score (scaled past any evaluation) at the end of the game: for move ordering only.
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        empty: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        let moves = legal_moves(p, o, empty);
+        if moves == 0 {
+            if legal_moves(o, p, empty) == 0 {
+                return 1000 * final_score(p, o);
+            }
+            return -self.shallow(o, p, empty, depth, -beta, -alpha);
+        }
+        if depth == 0 {
+            return self.evaluate(p, o, empty);
+        }
+        let mut best = -SHALLOW_INF;
+        for sq in Squares(moves) {
+            let f = flips(p, o, sq);
+            let bit = 1u64 << sq;
+            let v = -self.shallow(o ^ f, p | f | bit, empty ^ bit, depth - 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The ordering key of a move leading to `(np, no)` (opponent to move) that placed `bit`:
+    /// fewest opponent replies first (corner replies counting double), then corners, then moves
+    /// into a region with an odd number of empty squares.
+    #[inline]
+    fn order_key(&self, np: u64, no: u64, empty: u64, bit: u64) -> i32 {
+        let ctx = self.ctx;
+        let replies = legal_moves(np, no, empty);
+        let mob = replies.count_ones() + (replies & ctx.corners).count_ones();
+        let mut key = 16 * mob as i32;
+        if ctx.tuning.potential {
+            key += 2 * (neighbours(no) & empty).count_ones() as i32;
+        }
+        if bit & ctx.corners != 0 {
+            key -= 8;
+        }
+        for q in ctx.quadrants {
+            if q & bit != 0 && (q & empty).count_ones() % 2 == 0 {
+                // The region had an odd count before this move.
+                key -= 4;
+            }
+        }
+        key
+    }
+}

@@ -1,0 +1,226 @@
+//! The transposition table: a lean open-addressing table of value bounds, shared by threads.
+//!
+//! Each entry holds the full position as its key (the discs of the side to move and of the
+//! other side, 128 bits, so a hit is never a different position) and one data word:
+//!
+//! ```text
+//!  bit  0..8   lower bound + 64     bit 24..32  empty squares (the subtree's size class)
+//!  bit  8..16  upper bound + 64     bit 32..48  version (bumped on every write)
+//!  bit 16..24  best move (255 none) bit 63      lock (a write is in progress)
+//! ```
+//!
+//! Bounds are exact facts about a position (the final disc difference for the side to move
+//! under perfect play lies in `[lower, upper]`), so they never go stale and the table can be
+//! kept across queries on the same board shape.
+//!
+//! Threads share the table without locks on reads: a reader takes the data word, then the key,
+//! then the data word again, and trusts the entry only if the two data words agree and no write
+//! was in progress (a sequence lock; the 16-bit version makes a torn read that still matches
+//! require 65,536 writes to one entry during one read). A writer claims the entry by setting
+//! the lock bit with a compare-and-swap and skips the store if another thread holds it: the
+//! table is a cache, and a store lost is only work redone.
+//!
+//! Buckets are two entries: the first keeps the entry with more empty squares (the costlier
+//! subtree), the second always takes the newest store.
+
+use std::sync::atomic::{fence, AtomicU64, Ordering};
+
+/// Bounds and best move of one position, as found in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+    /// The best move found (a frame bit), if any.
+    pub best: Option<u32>,
+}
+
+/// One slot: key words and the data word.
+#[derive(Debug, Default)]
+struct Entry {
+    p: AtomicU64,
+    o: AtomicU64,
+    data: AtomicU64,
+}
+
+const LOCK: u64 = 1 << 63;
+const NO_MOVE: u64 = 255;
+/// Bytes per entry, for sizing.
+pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+
+/// A fixed-size table of [`Bound`]s keyed by `(player, opponent)`.
+#[derive(Debug)]
+pub struct Table {
+    entries: Vec<Entry>,
+    /// Number of buckets minus one (a power of two minus one).
+    bucket_mask: usize,
+}
+
+impl Table {
+    /// A table of about `mb` MiB (rounded down to a power of two of buckets; at least one
+    /// bucket).
+    #[must_use]
+    pub fn new(mb: usize) -> Table {
+        let want = mb.saturating_mul(1 << 20) / (2 * ENTRY_BYTES);
+        let buckets = if want < 2 {
+            1
+        } else {
+            1usize << (usize::BITS - 1 - want.leading_zeros())
+        };
+        let mut entries = Vec::with_capacity(2 * buckets);
+        entries.resize_with(2 * buckets, Entry::default);
+        Table {
+            entries,
+            bucket_mask: buckets - 1,
+        }
+    }
+
+    /// Bytes the table occupies.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * ENTRY_BYTES
+    }
+
+    /// Forgets every entry (needed when the board shape changes: the same discs on another
+    /// board have another value).
+    pub fn clear(&mut self) {
+        for e in &mut self.entries {
+            *e = Entry::default();
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, p: u64, o: u64) -> usize {
+        let h = (p ^ o.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let h = h ^ (h >> 29);
+        2 * ((h as usize) & self.bucket_mask)
+    }
+
+    /// The bounds stored for `(p, o)`, if any.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, p: u64, o: u64) -> Option<Bound> {
+        let b = self.bucket(p, o);
+        for e in &self.entries[b..b + 2] {
+            let d1 = e.data.load(Ordering::Acquire);
+            if d1 == 0 || d1 & LOCK != 0 {
+                continue;
+            }
+            let (ep, eo) = (e.p.load(Ordering::Relaxed), e.o.load(Ordering::Relaxed));
+            fence(Ordering::Acquire);
+            let d2 = e.data.load(Ordering::Relaxed);
+            if d1 == d2 && ep == p && eo == o {
+                return Some(unpack(d1));
+            }
+        }
+        None
+    }
+
+    /// Records that the value of `(p, o)`, a position with `empties` empty squares, lies in
+    /// `[lower, upper]` with best move `best`. Bounds already stored for the same position are
+    /// kept where tighter.
+    #[inline]
+    pub fn put(
+        &self,
+        p: u64,
+        o: u64,
+        empties: u32,
+        mut lower: i32,
+        mut upper: i32,
+        mut best: Option<u32>,
+    ) {
+        let b = self.bucket(p, o);
+        let (first, second) = (&self.entries[b], &self.entries[b + 1]);
+        // Same position in either slot: update it in place.
+        let mut target = None;
+        for e in [first, second] {
+            let d = e.data.load(Ordering::Relaxed);
+            if d != 0
+                && d & LOCK == 0
+                && e.p.load(Ordering::Relaxed) == p
+                && e.o.load(Ordering::Relaxed) == o
+            {
+                let old = unpack(d);
+                lower = lower.max(old.lower);
+                upper = upper.min(old.upper);
+                best = best.or(old.best);
+                target = Some(e);
+                break;
+            }
+        }
+        let e = target.unwrap_or_else(|| {
+            let d = first.data.load(Ordering::Relaxed);
+            if d == 0 || (d >> 24) & 0xFF <= u64::from(empties) {
+                first
+            } else {
+                second
+            }
+        });
+        let old = e.data.load(Ordering::Relaxed);
+        if old & LOCK != 0
+            || e.data
+                .compare_exchange(old, old | LOCK, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        e.p.store(p, Ordering::Relaxed);
+        e.o.store(o, Ordering::Relaxed);
+        let version = ((old >> 32) & 0xFFFF) % 0xFFFF + 1; // 1..=65535, never 0
+        e.data.store(
+            pack(lower, upper, best, empties) | (version << 32),
+            Ordering::Release,
+        );
+    }
+}
+
+#[inline]
+fn pack(lower: i32, upper: i32, best: Option<u32>, empties: u32) -> u64 {
+    debug_assert!((-64..=64).contains(&lower) && (-64..=64).contains(&upper));
+    (lower + 64) as u64
+        | ((upper + 64) as u64) << 8
+        | best.map_or(NO_MOVE, u64::from) << 16
+        | u64::from(empties & 0xFF) << 24
+}
+
+#[inline]
+fn unpack(d: u64) -> Bound {
+    let mv = (d >> 16) & 0xFF;
+    Bound {
+        lower: (d & 0xFF) as i32 - 64,
+        upper: ((d >> 8) & 0xFF) as i32 - 64,
+        best: (mv != NO_MOVE).then_some(mv as u32),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_tightens_bounds() {
+        let t = Table::new(1);
+        assert_eq!(t.get(1, 2), None);
+        t.put(1, 2, 10, -64, 8, Some(5));
+        assert_eq!(
+            t.get(1, 2),
+            Some(Bound {
+                lower: -64,
+                upper: 8,
+                best: Some(5)
+            })
+        );
+        t.put(1, 2, 10, -4, 64, None);
+        let b = t.get(1, 2).unwrap();
+        assert_eq!((b.lower, b.upper, b.best), (-4, 8, Some(5)));
+        assert_eq!(t.get(2, 1), None);
+    }
+
+    #[test]
+    fn size_is_bounded() {
+        assert!(Table::new(1).bytes() <= 1 << 20);
+        assert!(Table::new(0).bytes() > 0);
+    }
+}

@@ -171,3 +171,34 @@ fn strong_advisor_gives_minimax_values() {
         }
     }
 }
+
+#[test]
+fn solver_advisor_gives_minimax_values() {
+    use reversi_nxn::play::{AdviceKind, SolverAdvisor};
+    let shape = Shape::square(4).unwrap();
+    let mut advisor = SolverAdvisor {
+        solver: reversi_nxn::solve::Solver::new(16),
+        max_empties: 12,
+        fallback: HeuristicAdvisor {
+            limit: Duration::from_secs(1),
+        },
+    };
+    let mut rng = Rng(8);
+    for _ in 0..20 {
+        let mut pos = shape.start();
+        while !pos.is_over() {
+            let advice = advisor.advise(&pos);
+            assert_eq!(advice.kind, AdviceKind::Exact);
+            for &(t, v) in &advice.scores {
+                assert_eq!(
+                    v,
+                    -minimax(&pos.apply(t).unwrap()),
+                    "{pos} {}",
+                    pos.move_name(t)
+                );
+            }
+            let turns = pos.legal_turns();
+            pos = pos.apply(turns[rng.below(turns.len())]).unwrap();
+        }
+    }
+}

@@ -39,15 +39,24 @@ pub fn stop_flag() -> Arc<AtomicBool> {
     flag
 }
 
+/// The most empty squares for which `play` and `analyze` call the exact solver (about a second
+/// or less per position on two cores).
+pub const SOLVE_EMPTIES: u32 = 18;
+
 /// The best advisor available for positions like `pos`: a strong solution of the board if one
 /// is on disk (`results/RxC/strong.bin` or `data/RxC/strong.bin`, written by `reversi strong`),
-/// else a search that is exact where it reaches the end of the game and heuristic otherwise.
+/// else the exact solver for positions with at most [`SOLVE_EMPTIES`] empty squares, else a
+/// depth-limited heuristic search (exact only where it reaches the end of the game).
 pub fn advisor_for(
     pos: &reversi_nxn::board::Position,
     limit: std::time::Duration,
 ) -> Box<dyn reversi_nxn::play::Advisor> {
-    use reversi_nxn::play::{HeuristicAdvisor, StrongAdvisor};
-    let fallback = HeuristicAdvisor { limit };
+    use reversi_nxn::play::{HeuristicAdvisor, SolverAdvisor, StrongAdvisor};
+    let fallback = SolverAdvisor {
+        solver: reversi_nxn::solve::Solver::new(256),
+        max_empties: SOLVE_EMPTIES,
+        fallback: HeuristicAdvisor { limit },
+    };
     let name = pos.shape().name();
     for dir in ["results", "data"] {
         let path = std::path::Path::new(dir).join(&name).join("strong.bin");

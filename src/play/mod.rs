@@ -126,6 +126,39 @@ impl<F: Advisor> Advisor for StrongAdvisor<F> {
     }
 }
 
+/// Exact scores from the alpha-beta solver ([`crate::solve::Solver`]) for positions with at
+/// most `max_empties` empty squares; deeper positions go to `fallback`.
+pub struct SolverAdvisor<F: Advisor> {
+    /// The solver (its transposition table persists between moves).
+    pub solver: crate::solve::Solver,
+    /// The most empty squares solved exactly.
+    pub max_empties: u32,
+    /// The advisor for deeper positions.
+    pub fallback: F,
+}
+
+impl<F: Advisor> Advisor for SolverAdvisor<F> {
+    fn advise(&mut self, pos: &Position) -> Advice {
+        if pos.empty().count_ones() > self.max_empties {
+            return self.fallback.advise(pos);
+        }
+        let report = self.solver.solve(
+            pos,
+            &crate::solve::SolveOptions::default(),
+            &crate::progress::Silent,
+        );
+        let sign = if pos.black_to_move() { 1 } else { -1 };
+        Advice {
+            scores: report
+                .move_values
+                .into_iter()
+                .map(|(m, v)| (m, sign * v))
+                .collect(),
+            kind: AdviceKind::Exact,
+        }
+    }
+}
+
 /// Scores by the heuristic iterative-deepening search with a time limit per call. When the
 /// search reaches the end of every line, the scores it gives are exact.
 #[derive(Debug, Clone)]

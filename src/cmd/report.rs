@@ -2,6 +2,7 @@
 //! prints one summary table (also written to `results/summary.md` and, on request, into the
 //! README between its summary markers).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -12,6 +13,7 @@ use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport};
 use reversi_nxn::export::plot::{plot_results, thousands};
 use reversi_nxn::export::tables::{perft_csv, write_atomic, write_json};
 use reversi_nxn::perft::{perft_table, PerftOptions, PerftReport};
+use reversi_nxn::solve::{SolveOptions, Solver};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -45,6 +47,46 @@ pub const SUMMARY_START: &str = "<!-- summary:start (written by `reversi report`
 /// The README marker after the summary table.
 pub const SUMMARY_END: &str = "<!-- summary:end -->";
 
+/// Boards solved for perfect play: squares up to 6x6 and every rectangle of at most 36 squares
+/// (`R <= C`; an `R x C` board is the transpose of `C x R`, start included).
+const SOLVE_BOARDS: &[(u32, u32)] = &[
+    (3, 3),
+    (4, 4),
+    (5, 5),
+    (6, 6),
+    (3, 4),
+    (3, 5),
+    (3, 6),
+    (3, 7),
+    (3, 8),
+    (4, 5),
+    (4, 6),
+    (4, 7),
+    (4, 8),
+    (5, 6),
+    (5, 7),
+];
+
+/// Boards strongly solved (every reachable position), where that fits in seconds.
+const STRONG_BOARDS: &[(u32, u32)] = &[(3, 3), (4, 4), (3, 4), (3, 5), (3, 6), (3, 7)];
+
+/// What the summary needs of a `solution.json` (written by `reversi solve --save`).
+#[derive(Debug, Clone, serde::Deserialize)]
+struct SolutionSummary {
+    value: i32,
+    winner: String,
+    final_black: u32,
+    final_white: u32,
+    seconds: f64,
+}
+
+/// What the summary needs of a `strong.json` (written by `reversi strong`).
+#[derive(Debug, Clone, serde::Deserialize)]
+struct StrongSummary {
+    canonical: u64,
+    positions: u64,
+}
+
 /// Boards whose games per ply are tabulated, with the depth.
 const PERFT_BOARDS: &[(u32, u32)] = &[(6, 12), (7, 11), (8, 11)];
 /// Boards whose game counts are estimated; the 6x6 uses all the samples, larger boards a tenth.
@@ -53,7 +95,6 @@ const ESTIMATE_BOARDS: &[u32] = &[6, 7, 8];
 /// One line of the summary table.
 #[derive(Debug, Default, Clone)]
 struct Row {
-    board: String,
     games: String,
     positions: String,
     result: String,
@@ -88,7 +129,51 @@ fn board_dir(results: &Path, shape: Shape) -> PathBuf {
 pub fn run(args: &ReportArgs) -> Result<()> {
     let t0 = Instant::now();
     let bar = Bar::new(super::stop_flag());
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows: BTreeMap<(u32, u32), Row> = BTreeMap::new();
+
+    for &(r, c) in SOLVE_BOARDS {
+        let shape = Shape::new(r, c)?;
+        let path = board_dir(&args.results, shape).join("solution.json");
+        let s = match read_json::<SolutionSummary>(&path) {
+            Some(s) if !args.force => s,
+            _ => {
+                eprintln!("solve {shape}");
+                let mut solver = Solver::new(1024);
+                let report = solver.solve(&shape.start(), &SolveOptions::default(), &bar);
+                write_json(&path, &report.to_json())?;
+                read_json(&path).context("reading back the solution just written")?
+            }
+        };
+        let row = rows.entry((r, c)).or_default();
+        row.result = format!(
+            "{} {}:{} (black {:+})",
+            if s.winner == "draw" {
+                "draw".to_string()
+            } else {
+                format!("{} wins", s.winner)
+            },
+            s.final_black,
+            s.final_white,
+            s.value
+        );
+        row.seconds += s.seconds;
+    }
+
+    for &(r, c) in STRONG_BOARDS {
+        let shape = Shape::new(r, c)?;
+        let dir = board_dir(&args.results, shape);
+        let path = dir.join("strong.json");
+        if args.force || read_json::<StrongSummary>(&path).is_none() {
+            eprintln!("strong {shape}");
+            super::strong::build_and_save(shape, 4096, Some(&dir), None, &bar)?;
+        }
+        let s: StrongSummary = read_json(&path).context("reading the strong solution summary")?;
+        rows.entry((r, c)).or_default().positions = format!(
+            "{} ({} up to symmetry)",
+            thousands(u128::from(s.positions)),
+            thousands(u128::from(s.canonical))
+        );
+    }
 
     for &(n, depth) in PERFT_BOARDS {
         let shape = Shape::square(n)?;
@@ -135,19 +220,13 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             );
             write_json(&path, &report)?;
         }
-        rows.push(Row {
-            board: shape.name(),
-            games: format!(
-                "≈ {:.3e} (95% CI {:.3e} – {:.3e}, {} probes)",
-                report.games.mean,
-                report.games.ci95_low,
-                report.games.ci95_high,
-                thousands(u128::from(report.samples))
-            ),
-            positions: String::new(),
-            result: String::new(),
-            seconds: report.seconds,
-        });
+        rows.entry((n, n)).or_default().games = format!(
+            "≈ {:.3e} (95% CI {:.3e} – {:.3e}, {} probes)",
+            report.games.mean,
+            report.games.ci95_low,
+            report.games.ci95_high,
+            thousands(u128::from(report.samples))
+        );
     }
 
     eprintln!("charts into {}", args.plots.display());
@@ -167,15 +246,20 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     Ok(())
 }
 
+/// Reads a JSON file if it exists and parses as `T`.
+fn read_json<T: DeserializeOwned>(path: &Path) -> Option<T> {
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
 /// The summary as a Markdown table.
-fn summary_table(rows: &[Row]) -> String {
+fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
     let mut s = String::from(
         "| board | games | distinct positions | perfect play | time (s) |\n|---|---|---|---|---|\n",
     );
-    for r in rows {
+    for (&(rows, cols), r) in rows {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {:.1} |\n",
-            r.board, r.games, r.positions, r.result, r.seconds
+            "| {rows}x{cols} | {} | {} | {} | {:.1} |\n",
+            r.games, r.positions, r.result, r.seconds
         ));
     }
     s

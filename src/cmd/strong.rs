@@ -46,6 +46,45 @@ struct Summary<'a> {
     table_format_version: u32,
 }
 
+/// Builds the strong solution of `shape` within `memory` MiB and, with `out`, writes the table
+/// (to `bin`, by default `out/strong.bin`) and `out/strong.json`.
+pub fn build_and_save(
+    shape: reversi_nxn::board::Shape,
+    memory: u64,
+    out: Option<&PathBuf>,
+    bin: Option<PathBuf>,
+    progress: &dyn reversi_nxn::progress::Progress,
+) -> Result<(StrongReport, serde_json::Value)> {
+    let opts = StrongOptions { memory_mb: memory };
+    let (table, report) = build(shape, &opts, progress).map_err(|e| match e {
+        reversi_nxn::strong::StrongError::Memory(m) => anyhow::Error::new(m),
+        reversi_nxn::strong::StrongError::TooLarge(..) => UsageError(e.to_string()).into(),
+        other => anyhow::Error::new(other),
+    })?;
+    let mut summary = Summary {
+        report: &report,
+        command: std::iter::once("reversi".to_string())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" "),
+        table_file: None,
+        table_bytes: None,
+        table_format_version: FORMAT_VERSION,
+    };
+    if let Some(out) = out {
+        let bin = bin.unwrap_or_else(|| out.join("strong.bin"));
+        table.save(&bin)?;
+        summary.table_bytes = Some(std::fs::metadata(&bin)?.len());
+        summary.table_file = Some(bin.display().to_string());
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let json = out.join("strong.json");
+        std::fs::write(&json, serde_json::to_string_pretty(&summary)? + "\n")
+            .with_context(|| format!("writing {}", json.display()))?;
+    }
+    let value = serde_json::to_value(&summary)?;
+    Ok((report, value))
+}
+
 /// Builds the strong solution, writes it, prints the summary.
 pub fn run(args: &StrongArgs) -> Result<()> {
     if args.board.moves.is_some() || args.board.board.is_some() {
@@ -58,43 +97,25 @@ pub fn run(args: &StrongArgs) -> Result<()> {
     let shape = args.board.shape(4)?;
     reversi_nxn::memory::check_available(args.memory)?;
     let bar = Bar::new(super::stop_flag());
-    let opts = StrongOptions {
-        memory_mb: args.memory,
-    };
-    let (table, report) = build(shape, &opts, &bar).map_err(|e| match e {
-        reversi_nxn::strong::StrongError::Memory(m) => anyhow::Error::new(m),
-        reversi_nxn::strong::StrongError::TooLarge(..) => UsageError(e.to_string()).into(),
-        other => anyhow::Error::new(other),
-    })?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(shape.name()));
-    let mut summary = Summary {
-        report: &report,
-        command: std::iter::once("reversi".to_string())
-            .chain(std::env::args().skip(1))
-            .collect::<Vec<_>>()
-            .join(" "),
-        table_file: None,
-        table_bytes: None,
-        table_format_version: FORMAT_VERSION,
-    };
-    if !args.no_save {
-        let bin = args.bin.clone().unwrap_or_else(|| out.join("strong.bin"));
-        table.save(&bin)?;
-        summary.table_bytes = Some(std::fs::metadata(&bin)?.len());
-        summary.table_file = Some(bin.display().to_string());
-        std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-        let json = out.join("strong.json");
-        std::fs::write(&json, serde_json::to_string_pretty(&summary)? + "\n")
-            .with_context(|| format!("writing {}", json.display()))?;
-    }
+    let (report, summary) = build_and_save(
+        shape,
+        args.memory,
+        (!args.no_save).then_some(&out),
+        args.bin.clone(),
+        &bar,
+    )?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print_report(&report);
-        if let (Some(f), Some(b)) = (&summary.table_file, summary.table_bytes) {
+        if let (Some(f), Some(b)) = (
+            summary["table_file"].as_str(),
+            summary["table_bytes"].as_u64(),
+        ) {
             println!(
                 "table written to {f} ({b} bytes); summary in {}",
                 out.join("strong.json").display()

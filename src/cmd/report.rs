@@ -162,17 +162,21 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     for &(r, c) in STRONG_BOARDS {
         let shape = Shape::new(r, c)?;
         let dir = board_dir(&args.results, shape);
-        let path = dir.join("strong.json");
-        if args.force || read_json::<StrongSummary>(&path).is_none() {
+        if args.force || read_json::<StrongSummary>(&dir.join("strong.json")).is_none() {
             eprintln!("strong {shape}");
             super::strong::build_and_save(shape, 4096, Some(&dir), None, &bar)?;
         }
-        let s: StrongSummary = read_json(&path).context("reading the strong solution summary")?;
-        rows.entry((r, c)).or_default().positions = format!(
-            "{} ({} up to symmetry)",
-            thousands(u128::from(s.positions)),
-            thousands(u128::from(s.canonical))
-        );
+    }
+    // Every strong solution on disk, those built by hand (`reversi strong`) included.
+    for (&(r, c), row) in rows.iter_mut() {
+        let path = board_dir(&args.results, Shape::new(r, c)?).join("strong.json");
+        if let Some(s) = read_json::<StrongSummary>(&path) {
+            row.positions = format!(
+                "{} ({} up to symmetry)",
+                thousands(u128::from(s.positions)),
+                thousands(u128::from(s.canonical))
+            );
+        }
     }
 
     for &(n, depth) in PERFT_BOARDS {
@@ -254,7 +258,7 @@ fn read_json<T: DeserializeOwned>(path: &Path) -> Option<T> {
 /// The summary as a Markdown table.
 fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
     let mut s = String::from(
-        "| board | games | distinct positions | perfect play | time (s) |\n|---|---|---|---|---|\n",
+        "| board | games | reachable positions | perfect play (final score) | compute time (s) |\n|---|---|---|---|---|\n",
     );
     for (&(rows, cols), r) in rows {
         s.push_str(&format!(

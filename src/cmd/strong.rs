@@ -21,7 +21,7 @@ pub struct StrongArgs {
     /// Directory for strong.json (and strong.bin unless --bin is given) [default: results/RxC].
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Where to write the table [default: <out>/strong.bin]. Use a path outside the repository
+    /// Where to write the table [default: OUT/strong.bin]. Use a path outside the repository
     /// for boards whose table is too large to commit (5x5).
     #[arg(long)]
     pub bin: Option<PathBuf>,

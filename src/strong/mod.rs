@@ -402,7 +402,9 @@ impl StrongTable {
         store::load(path)
     }
 
-    /// Writes the table in the binary format described in [`store`](self#format).
+    /// Writes the table in the binary format documented in `src/strong/store.rs`: [`MAGIC`],
+    /// [`FORMAT_VERSION`], shape, a layer directory, then per layer the sorted keys, values and
+    /// moves-to-end, and an FNV-1a checksum.
     ///
     /// # Errors
     ///

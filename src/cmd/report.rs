@@ -192,6 +192,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             ))
         })?;
         write_atomic(&dir.join("perft.csv"), &perft_csv(&report))?;
+        rows.entry((n, n)).or_default().seconds += report.seconds;
     }
 
     for &n in ESTIMATE_BOARDS {
@@ -224,7 +225,9 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             );
             write_json(&path, &report)?;
         }
-        rows.entry((n, n)).or_default().games = format!(
+        let row = rows.entry((n, n)).or_default();
+        row.seconds += report.seconds;
+        row.games = format!(
             "≈ {:.3e} (95% CI {:.3e} – {:.3e}, {} probes)",
             report.games.mean,
             report.games.ci95_low,

@@ -27,10 +27,11 @@ pub struct Cli {
 pub enum Command {
     /// Count games per ply (perft) and the games that end at each ply.
     Perft(cmd::perft::PerftArgs),
+    /// Count every complete game exactly: score matrix, lengths, first moves (dp or dfs).
+    Count(cmd::count::CountArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.
-#[allow(dead_code)] // used by the jobs that take a move list only
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);

@@ -1,5 +1,6 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
+pub mod count;
 pub mod perft;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,6 +12,7 @@ use crate::cli::Command;
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Perft(args) => perft::run(&args),
+        Command::Count(args) => count::run(&args),
     }
 }
 

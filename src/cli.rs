@@ -43,6 +43,8 @@ pub enum Command {
     Heuristics(cmd::heuristics::HeuristicsArgs),
     /// Prove perfect play: exact value, principal variation, value of every move.
     Solve(cmd::solve::SolveArgs),
+    /// Count every complete game exactly: score matrix, lengths, first moves (dp or dfs).
+    Count(cmd::count::CountArgs),
 }
 
 /// A mistake in the command line that clap's own checks cannot see.

@@ -7,10 +7,12 @@
 //! - [`heuristics`]: simple strategies audited against a strong solution.
 //! - [`strong`]: retrograde analysis of every reachable position (value and moves-to-end).
 //! - [`solve`]: perfect play: exact values, principal variations, values of every move.
+//! - [`count`]: every complete game counted exactly (two methods); [`export`] writes the files.
 
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod count;
 pub mod estimate;
 pub mod export;
 pub mod heuristics;

@@ -1,6 +1,7 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
 pub mod analyze;
+pub mod count;
 pub mod estimate;
 pub mod heuristics;
 pub mod perft;
@@ -27,6 +28,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Strong(args) => strong::run(&args),
         Command::Heuristics(args) => heuristics::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Count(args) => count::run(&args),
     }
 }
 

@@ -1,0 +1,225 @@
+//! `reversi count`: every complete game counted exactly, printed and written under `results/`.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::Args;
+use reversi_nxn::count::{count, moves_text, CountError, CountOptions, CountReport, Method};
+
+use crate::bar::Bar;
+use crate::cli::{BoardArgs, UsageError};
+
+/// Arguments of `reversi count`.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// dp: paths through the layered graph of positions (fast, needs memory); dfs: enumerate
+    /// every game depth-first (slow, needs none).
+    #[arg(long, value_enum, default_value_t = Method::Dp)]
+    pub method: Method,
+    /// Memory budget for dp, in MiB: a board needing more is refused.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory: u64,
+    /// Continue from the checkpoint a stopped run of the same command left.
+    #[arg(long)]
+    pub resume: bool,
+    /// Directory for the result files (default: results/<R>x<C>/, or
+    /// results/<R>x<C>/after-<moves>/ with --moves; with --board, files are written only here).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print and write nothing but the summary on stdout.
+    #[arg(long)]
+    pub no_files: bool,
+    /// Do not merge symmetric positions (for checking and measuring what symmetry saves).
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Print the report as JSON on stdout instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Test hook: stop as if interrupted after this many units of work (dfs subtrees, dp
+    /// layers), saving the checkpoint.
+    #[arg(long, hide = true)]
+    pub stop_after: Option<u64>,
+}
+
+/// Runs the count, prints the summary and writes the files.
+pub fn run(args: &CountArgs) -> Result<()> {
+    let (pos, played) = args.board.position(4)?;
+    let start = args.board.shape(4)?.start();
+    let moves = if args.board.board.is_some() {
+        String::new()
+    } else {
+        moves_text(&start, &played)
+    };
+    let shape = pos.shape();
+    let out_dir: Option<PathBuf> = if args.no_files {
+        None
+    } else if let Some(o) = &args.out {
+        Some(o.clone())
+    } else if args.board.board.is_some() {
+        None
+    } else if played.is_empty() {
+        Some(PathBuf::from("results").join(shape.name()))
+    } else {
+        let tag: Vec<&str> = moves.split_whitespace().collect();
+        Some(
+            PathBuf::from("results")
+                .join(shape.name())
+                .join(format!("after-{}", tag.join("-"))),
+        )
+    };
+    if args.method == Method::Dp {
+        reversi_nxn::memory::check_available(args.memory)?;
+    }
+    let checkpoint = out_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join(format!("count-{}.checkpoint", args.method.name()));
+    if args.resume && !checkpoint.exists() {
+        return Err(UsageError(format!(
+            "--resume: no checkpoint at {} (nothing to resume)",
+            checkpoint.display()
+        ))
+        .into());
+    }
+    let opts = CountOptions {
+        method: args.method,
+        memory_mb: args.memory,
+        checkpoint: Some(checkpoint),
+        resume: args.resume,
+        symmetry: !args.no_symmetry,
+        stop_after: args.stop_after,
+    };
+    let bar = Bar::new(super::stop_flag());
+    let report = match count(&pos, &moves, &opts, &bar) {
+        Ok(r) => r,
+        Err(CountError::Memory(e)) => return Err(e.into()),
+        Err(e) => return Err(e.into()),
+    };
+    if args.json {
+        println!(
+            "{}",
+            reversi_nxn::export::json::summary(&report)?.trim_end()
+        );
+    } else {
+        print_summary(&report);
+    }
+    if let Some(dir) = out_dir {
+        let written = reversi_nxn::export::write_count(&report, &dir)?;
+        if !args.json {
+            println!("wrote {} files to {}", written.len(), dir.display());
+        }
+    } else if args.board.board.is_some() && !args.no_files && !args.json {
+        println!("(no files written for a board string: give --out DIR)");
+    }
+    Ok(())
+}
+
+/// Peak resident memory of this process in MiB (`VmHWM`), if known.
+fn peak_rss_mb() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+fn pct(n: u128, d: u128) -> f64 {
+    if d == 0 {
+        0.0
+    } else {
+        100.0 * n as f64 / d as f64
+    }
+}
+
+fn print_summary(r: &CountReport) {
+    println!(
+        "count on {} by {} from {}",
+        r.board,
+        r.method.name(),
+        r.position
+    );
+    if !r.moves.is_empty() {
+        println!("after the moves: {}", r.moves);
+    }
+    println!("games        {:>24}", r.games);
+    println!(
+        "black wins   {:>24}  ({:.2}%)",
+        r.black_wins,
+        pct(r.black_wins, r.games)
+    );
+    println!(
+        "draws        {:>24}  ({:.2}%)",
+        r.draws,
+        pct(r.draws, r.games)
+    );
+    println!(
+        "white wins   {:>24}  ({:.2}%)",
+        r.white_wins,
+        pct(r.white_wins, r.games)
+    );
+    if !r.first_moves.is_empty() {
+        println!("by first move (moves of one symmetry class are computed once):");
+        println!(
+            "  {:<6} {:>22} {:>22} {:>18} {:>22}",
+            "move", "games", "black wins", "draws", "white wins"
+        );
+        for m in &r.first_moves {
+            println!(
+                "  {:<6} {:>22} {:>22} {:>18} {:>22}",
+                m.mv, m.games, m.black_wins, m.draws, m.white_wins
+            );
+        }
+    }
+    if let (Some(first), Some(q)) = (r.lengths.first(), &r.length_quantiles) {
+        let shortest: Vec<String> = r
+            .score_matrix
+            .iter()
+            .enumerate()
+            .flat_map(|(b, row)| {
+                row.iter()
+                    .enumerate()
+                    .filter(move |&(w, &n)| n > 0 && (b + w) as u32 == first.placements + 4)
+                    .map(move |(w, &n)| format!("{b}:{w} ({n})"))
+            })
+            .collect();
+        println!(
+            "length (placements from the start): shortest {} [{}], mean {:.2}, median {}, p90 {}, longest {}",
+            first.placements,
+            shortest.join(", "),
+            q.mean,
+            q.p50,
+            q.p90,
+            q.max
+        );
+    }
+    if let Some(q) = &r.margin_quantiles {
+        println!(
+            "margin (black - white): min {}, mean {:+.2}, median {}, p90 {}, max {}",
+            q.min, q.mean, q.p50, q.p90, q.max
+        );
+    }
+    if let Some(layers) = &r.positions_per_layer {
+        let total: u64 = layers.iter().map(|l| l.positions).sum();
+        let widest = layers.iter().max_by_key(|l| l.positions);
+        if let Some(w) = widest {
+            println!(
+                "positions (up to symmetry): {total} in all, at most {} with {} discs",
+                w.positions, w.discs
+            );
+        }
+    }
+    let mut tail = format!("time {:.3} s on {} threads", r.seconds, r.threads);
+    if let Some(mb) = r.peak_layer_mb {
+        tail.push_str(&format!(", peak layer memory {mb:.1} MiB"));
+    }
+    if let Some(rss) = peak_rss_mb() {
+        tail.push_str(&format!(", peak RSS {rss} MiB"));
+    }
+    if r.resumed_units > 0 {
+        tail.push_str(&format!(
+            ", {} units taken from the checkpoint",
+            r.resumed_units
+        ));
+    }
+    println!("{tail}");
+}

@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::Args;
 use reversi_nxn::board::Shape;
+use reversi_nxn::count::{count, CountOptions};
 use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport};
 use reversi_nxn::export::plot::{plot_results, thousands};
 use reversi_nxn::export::tables::{perft_csv, write_atomic, write_json};
@@ -37,6 +38,9 @@ pub struct ReportArgs {
     /// Seed of the estimates.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Memory budget for counting by layers, in MiB (5x5 needs about 8 GiB).
+    #[arg(long, default_value_t = 12000)]
+    pub memory: u64,
     /// Also write the summary table into this README, between its summary markers.
     #[arg(long)]
     pub readme: Option<PathBuf>,
@@ -46,6 +50,29 @@ pub struct ReportArgs {
 pub const SUMMARY_START: &str = "<!-- summary:start (written by `reversi report`) -->";
 /// The README marker after the summary table.
 pub const SUMMARY_END: &str = "<!-- summary:end -->";
+
+/// Boards whose games are all counted: squares up to 5x5 and every rectangle of at most 25
+/// squares (`R <= C`).
+const COUNT_BOARDS: &[(u32, u32)] = &[
+    (3, 3),
+    (4, 4),
+    (5, 5),
+    (3, 4),
+    (3, 5),
+    (3, 6),
+    (3, 7),
+    (3, 8),
+    (4, 5),
+    (4, 6),
+];
+
+/// What the summary needs of a count's `summary.json`.
+#[derive(Debug, Clone, serde::Deserialize)]
+struct CountSummary {
+    games: u128,
+    seconds: f64,
+    positions_per_layer: Option<Vec<serde_json::Value>>,
+}
 
 /// Boards solved for perfect play: squares up to 6x6 and every rectangle of at most 36 squares
 /// (`R <= C`; an `R x C` board is the transpose of `C x R`, start included).
@@ -130,6 +157,39 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     let t0 = Instant::now();
     let bar = Bar::new(super::stop_flag());
     let mut rows: BTreeMap<(u32, u32), Row> = BTreeMap::new();
+
+    for &(r, c) in COUNT_BOARDS {
+        let shape = Shape::new(r, c)?;
+        let dir = board_dir(&args.results, shape);
+        let path = dir.join("summary.json");
+        let summary = match read_json::<CountSummary>(&path) {
+            Some(s) if !args.force => s,
+            _ => {
+                eprintln!("count {shape}");
+                reversi_nxn::memory::check_available(args.memory)?;
+                let opts = CountOptions {
+                    memory_mb: args.memory,
+                    checkpoint: Some(dir.join("count-dp.checkpoint")),
+                    resume: dir.join("count-dp.checkpoint").exists(),
+                    ..CountOptions::default()
+                };
+                let report = count(&shape.start(), "", &opts, &bar)?;
+                reversi_nxn::export::write_count(&report, &dir)?;
+                read_json(&path).context("reading back the count just written")?
+            }
+        };
+        let row = rows.entry((r, c)).or_default();
+        row.games = thousands(summary.games);
+        row.seconds += summary.seconds;
+        if let Some(layers) = &summary.positions_per_layer {
+            let total: u128 = layers
+                .iter()
+                .filter_map(|l| l["positions"].as_u64())
+                .map(u128::from)
+                .sum();
+            row.positions = format!("{} up to symmetry", thousands(total));
+        }
+    }
 
     for &(r, c) in SOLVE_BOARDS {
         let shape = Shape::new(r, c)?;

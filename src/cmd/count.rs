@@ -24,8 +24,8 @@ pub struct CountArgs {
     /// Continue from the checkpoint a stopped run of the same command left.
     #[arg(long)]
     pub resume: bool,
-    /// Directory for the result files (default: results/<R>x<C>/, or
-    /// results/<R>x<C>/after-<moves>/ with --moves; with --board, files are written only here).
+    /// Directory for the result files (default: results/RxC/, or
+    /// results/RxC/after-MOVES/ with --moves; with --board, files are written only here).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print and write nothing but the summary on stdout.

@@ -1,6 +1,9 @@
 //! The two counting methods agree, game counts and full score matrices, on every board of at
 //! most 20 squares and on seeded random openings of 5x5 and 6x6 with at most 14 empty squares.
 
+mod common;
+
+use common::Rng;
 use reversi_nxn::board::{Position, Shape};
 use reversi_nxn::count::{count, CountOptions, CountReport, Method};
 use reversi_nxn::progress::Silent;
@@ -35,29 +38,16 @@ fn methods_agree_on_every_board_up_to_20_squares() {
     }
 }
 
-/// splitmix64: a tiny deterministic generator, so the openings are the same on every run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// Plays random legal turns from the start until at most `empties` squares are empty (or the
 /// game ends).
-fn random_opening(shape: Shape, empties: u32, rng: &mut SplitMix) -> Position {
+fn random_opening(shape: Shape, empties: u32, rng: &mut Rng) -> Position {
     let mut pos = shape.start();
     while pos.empty().count_ones() > empties {
         let turns = pos.legal_turns();
         if turns.is_empty() {
             break;
         }
-        let t = turns[(rng.next() % turns.len() as u64) as usize];
+        let t = turns[(rng.next_u64() % turns.len() as u64) as usize];
         pos = pos.apply(t).unwrap();
     }
     pos
@@ -65,7 +55,7 @@ fn random_opening(shape: Shape, empties: u32, rng: &mut SplitMix) -> Position {
 
 #[test]
 fn methods_agree_on_random_openings() {
-    let mut rng = SplitMix(2024);
+    let mut rng = Rng(2024);
     for (n, empties, games) in [(5, 14, 6), (6, 13, 4)] {
         for _ in 0..games {
             let pos = random_opening(Shape::square(n).unwrap(), empties, &mut rng);

@@ -135,25 +135,12 @@ fn analyze_marks_the_best_moves() {
     assert!(text.contains("heuristic score"), "{text}");
 }
 
-#[test]
-fn strong_advisor_gives_minimax_values() {
-    use reversi_nxn::play::{AdviceKind, StrongAdvisor};
-    use reversi_nxn::strong::{build, StrongOptions};
-    let shape = Shape::square(4).unwrap();
-    let (table, _) = build(
-        shape,
-        &StrongOptions::default(),
-        &reversi_nxn::progress::Silent,
-    )
-    .unwrap();
-    let mut advisor = StrongAdvisor {
-        table,
-        fallback: HeuristicAdvisor {
-            limit: Duration::from_secs(1),
-        },
-    };
-    let mut rng = Rng(3);
-    for _ in 0..30 {
+/// Plays `games` random games on `shape`, checking at every position that `advisor` gives
+/// exact values equal to plain minimax for every legal turn.
+fn assert_exact_like_minimax(advisor: &mut dyn Advisor, shape: Shape, games: usize, seed: u64) {
+    use reversi_nxn::play::AdviceKind;
+    let mut rng = Rng(seed);
+    for _ in 0..games {
         let mut pos = shape.start();
         while !pos.is_over() {
             let advice = advisor.advise(&pos);
@@ -173,8 +160,28 @@ fn strong_advisor_gives_minimax_values() {
 }
 
 #[test]
+fn strong_advisor_gives_minimax_values() {
+    use reversi_nxn::play::StrongAdvisor;
+    use reversi_nxn::strong::{build, StrongOptions};
+    let shape = Shape::square(4).unwrap();
+    let (table, _) = build(
+        shape,
+        &StrongOptions::default(),
+        &reversi_nxn::progress::Silent,
+    )
+    .unwrap();
+    let mut advisor = StrongAdvisor {
+        table,
+        fallback: HeuristicAdvisor {
+            limit: Duration::from_secs(1),
+        },
+    };
+    assert_exact_like_minimax(&mut advisor, shape, 30, 3);
+}
+
+#[test]
 fn solver_advisor_gives_minimax_values() {
-    use reversi_nxn::play::{AdviceKind, SolverAdvisor};
+    use reversi_nxn::play::SolverAdvisor;
     let shape = Shape::square(4).unwrap();
     let mut advisor = SolverAdvisor {
         solver: reversi_nxn::solve::Solver::new(16),
@@ -183,22 +190,5 @@ fn solver_advisor_gives_minimax_values() {
             limit: Duration::from_secs(1),
         },
     };
-    let mut rng = Rng(8);
-    for _ in 0..20 {
-        let mut pos = shape.start();
-        while !pos.is_over() {
-            let advice = advisor.advise(&pos);
-            assert_eq!(advice.kind, AdviceKind::Exact);
-            for &(t, v) in &advice.scores {
-                assert_eq!(
-                    v,
-                    -minimax(&pos.apply(t).unwrap()),
-                    "{pos} {}",
-                    pos.move_name(t)
-                );
-            }
-            let turns = pos.legal_turns();
-            pos = pos.apply(turns[rng.below(turns.len())]).unwrap();
-        }
-    }
+    assert_exact_like_minimax(&mut advisor, shape, 20, 8);
 }

@@ -5,6 +5,9 @@
 //! 6x6 positions with at most 12 empty squares. The default run checks a few hundred random
 //! positions; `cargo test --test solve_twin -- --ignored` checks thousands more.
 
+mod common;
+
+use common::Rng;
 use std::collections::{HashMap, HashSet};
 
 use reversi_nxn::board::{Move, Position, Shape};
@@ -109,26 +112,9 @@ fn every_reachable_4x4_position() {
     assert!(check_all_reachable(4) > 1000);
 }
 
-/// splitmix64, the seeded generator of the random positions.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A position reached by random play from the start of `shape` with at most `max_empty` empty
 /// squares (the game may have ended).
-fn random_position(shape: Shape, max_empty: u32, rng: &mut SplitMix) -> Position {
+fn random_position(shape: Shape, max_empty: u32, rng: &mut Rng) -> Position {
     let target = 1 + rng.below(max_empty as usize) as u32;
     loop {
         let mut pos = shape.start();
@@ -147,7 +133,7 @@ fn random_position(shape: Shape, max_empty: u32, rng: &mut SplitMix) -> Position
 }
 
 fn check_random(shape: Shape, count: usize, max_empty: u32, seed: u64) {
-    let mut rng = SplitMix(seed);
+    let mut rng = Rng(seed);
     let mut solver = Solver::new(16);
     for i in 0..count {
         let pos = random_position(shape, max_empty, &mut rng);
@@ -192,7 +178,7 @@ fn thousands_of_random_positions() {
 #[test]
 fn a_forced_pass_at_the_root_is_solved() {
     // Random play until a position where the side to move must pass.
-    let mut rng = SplitMix(7);
+    let mut rng = Rng(7);
     let shape = Shape::square(5).unwrap();
     let mut memo = HashMap::new();
     let mut solver = Solver::new(16);

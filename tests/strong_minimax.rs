@@ -5,6 +5,9 @@
 //! sample is `#[ignore]`d (it builds the 5x5 table, or loads it from `$REVERSI_STRONG_5X5`):
 //! `cargo test --release --test strong_minimax -- --ignored`.
 
+mod common;
+
+use common::Rng;
 use std::collections::{HashMap, HashSet};
 
 use reversi_nxn::board::{Move, Position, Shape};
@@ -105,19 +108,6 @@ fn strong_rectangles_match_minimax_everywhere() {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so the sample is the same on every run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 #[test]
 #[ignore = "builds the 5x5 table (minutes, GiBs); run with --ignored"]
 fn strong_5x5_matches_minimax_on_a_seeded_sample() {
@@ -131,11 +121,11 @@ fn strong_5x5_matches_minimax_on_a_seeded_sample() {
     };
     // blog 2008-07-14 ("Player 1 wins Reversi-5x5"): the first player wins 5x5.
     assert!(table.value(&shape.start()).unwrap().0 > 0);
-    let mut rng = SplitMix(0x5eed_0005);
+    let mut rng = Rng(0x5eed_0005);
     let mut checked = 0;
     for _ in 0..300 {
         // A random game down to 13..=20 discs, then every position below it by minimax.
-        let stop = 13 + (rng.next() % 8) as u32;
+        let stop = 13 + (rng.next_u64() % 8) as u32;
         let mut pos = shape.start();
         while pos.disc_count() < stop {
             let turns = pos.legal_turns();
@@ -143,7 +133,7 @@ fn strong_5x5_matches_minimax_on_a_seeded_sample() {
                 break;
             }
             pos = pos
-                .apply(turns[(rng.next() % turns.len() as u64) as usize])
+                .apply(turns[(rng.next_u64() % turns.len() as u64) as usize])
                 .unwrap();
         }
         let mut memo = HashMap::new();

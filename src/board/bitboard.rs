@@ -56,6 +56,19 @@ pub fn legal_moves(p: u64, o: u64, empty: u64) -> u64 {
         & empty
 }
 
+/// Whether the owner of `p` has a legal move against `o` among the squares of `empty`: the same
+/// as `legal_moves(p, o, empty) != 0`, but it stops at the first direction with a move, so it is
+/// about four times cheaper when there is one (the usual case).
+#[inline]
+#[must_use]
+pub fn has_moves(p: u64, o: u64, empty: u64) -> bool {
+    let side = o & NOT_EDGE_COLS;
+    line_targets(p, side, 1) & empty != 0
+        || line_targets(p, o, 8) & empty != 0
+        || line_targets(p, side, 9) & empty != 0
+        || line_targets(p, side, 7) & empty != 0
+}
+
 /// Discs of `o` flipped by a single direction's run from `x` (shift left by `d` if `up`).
 #[inline(always)]
 fn ray_flips(p: u64, m: u64, x: u64, d: u32, up: bool) -> u64 {
@@ -137,6 +150,20 @@ mod tests {
         let o = 1u64 << 8;
         assert_eq!(legal_moves(p, o, 1u64 << 9), 0);
         assert_eq!(flips(p, o, 9), 0);
+    }
+
+    #[test]
+    fn has_moves_agrees_with_legal_moves() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.rotate_left(23) ^ 0x9E37_79B9_7F4A_7C15;
+            let (p, o) = (x & !y, y & !x);
+            let empty = !(p | o) & x.rotate_left(7);
+            assert_eq!(has_moves(p, o, empty), legal_moves(p, o, empty) != 0);
+        }
     }
 
     #[test]

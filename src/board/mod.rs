@@ -17,11 +17,11 @@ mod position;
 mod shape;
 mod symmetry;
 
-pub use bitboard::{flips, legal_moves, square_bit, Squares};
+pub use bitboard::{flips, has_moves, legal_moves, square_bit, Squares};
 pub use notation::{parse_moves, parse_square, square_name, MoveToken};
 pub use position::{Move, Position, Side};
 pub use shape::{Shape, MAX_SIDE, MIN_SIDE};
-pub use symmetry::Symmetry;
+pub use symmetry::{canonical_discs, Symmetry};
 
 use thiserror::Error;
 

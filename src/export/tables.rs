@@ -22,6 +22,20 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 ///
 /// Any I/O error.
 pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes a file atomically from a writer callback (buffered): a temporary file, synced, then
+/// renamed over `path`, so a reader never sees a half-written file. Creates the parent
+/// directories.
+///
+/// # Errors
+///
+/// Any I/O error, from the callback or the file system.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     use std::io::Write;
     if let Some(dir) = path.parent() {
         if !dir.as_os_str().is_empty() {
@@ -32,9 +46,10 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
     {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        write(&mut f)?;
+        f.flush()?;
+        f.get_ref().sync_all()?;
     }
     std::fs::rename(&tmp, path)
 }

@@ -15,7 +15,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::dfs::Task;
-use super::dp::{Entry, Key, Layer};
+use super::dp::{partitions_for, Key, Layer, Slot};
 use super::{CountError, LayerRow};
 use crate::board::Position;
 
@@ -200,8 +200,8 @@ struct DpHeader {
 }
 
 /// A dp state read back from a checkpoint.
-pub(crate) struct DpState<K, const N: usize> {
-    pub layer: Layer<K, N>,
+pub(crate) struct DpState<S, const N: usize> {
+    pub layer: Layer<S, N>,
     pub matrices: Vec<Vec<u128>>,
     pub rows: Vec<LayerRow>,
 }
@@ -241,47 +241,53 @@ impl DpCheckpoint {
     }
 
     /// Writes the state; returns where, in words.
-    pub fn save<K: Key, const N: usize>(
+    pub fn save<S: Slot<N>, const N: usize>(
         &self,
-        layer: &Layer<K, N>,
+        layer: &Layer<S, N>,
         matrices: &[Vec<u128>],
         rows: &[LayerRow],
     ) -> Result<String, CountError> {
         let Some(path) = &self.path else {
             return Ok("no checkpoint kept (none was asked for)".into());
         };
+        let lens = [layer.half(0).count(), layer.half(1).count()];
         let header = DpHeader {
             method: "dp".into(),
             position: self.position.clone(),
             symmetry: self.symmetry,
             classes: self.classes,
             width: N,
-            key_bytes: K::BYTES,
+            key_bytes: <S::K as Key>::BYTES,
             discs: layer.discs,
-            lens: [layer.halves[0].len(), layer.halves[1].len()],
+            lens,
             matrices: matrices
                 .iter()
                 .map(|m| m.iter().map(u128::to_string).collect())
                 .collect(),
             rows: rows.iter().map(|r| (r.discs, r.positions)).collect(),
         };
-        let mut bytes = DP_MAGIC.to_vec();
-        bytes.extend(
-            serde_json::to_string(&header)
-                .map_err(|e| err(path, e))?
-                .bytes(),
-        );
-        bytes.push(b'\n');
-        bytes.reserve(layer.halves.iter().map(Vec::len).sum::<usize>() * (K::BYTES + 8 * N));
-        for h in &layer.halves {
-            for e in h {
-                e.key.write(&mut bytes);
-                for c in e.counts {
-                    bytes.extend_from_slice(&c.to_le_bytes());
+        let head = serde_json::to_string(&header).map_err(|e| err(path, e))?;
+        // Streamed in blocks, so that saving a layer does not hold a second copy of it.
+        crate::export::tables::write_atomic_with(path, |w| {
+            w.write_all(DP_MAGIC)?;
+            w.write_all(head.as_bytes())?;
+            w.write_all(b"\n")?;
+            let mut buf = Vec::with_capacity(1 << 20);
+            for h in 0..2 {
+                for e in layer.half(h) {
+                    e.key().write(&mut buf);
+                    for c in e.counts() {
+                        buf.extend_from_slice(&c.to_le_bytes());
+                    }
+                    if buf.len() >= 1 << 20 {
+                        w.write_all(&buf)?;
+                        buf.clear();
+                    }
                 }
             }
-        }
-        crate::export::tables::write_atomic_bytes(path, &bytes).map_err(|e| err(path, e))?;
+            w.write_all(&buf)
+        })
+        .map_err(|e| err(path, e))?;
         Ok(format!(
             "checkpoint saved to {}; run the same command with --resume to continue",
             path.display()
@@ -289,7 +295,7 @@ impl DpCheckpoint {
     }
 
     /// Reads the state back, if the file exists.
-    pub fn load<K: Key, const N: usize>(&self) -> Result<Option<DpState<K, N>>, CountError> {
+    pub fn load<S: Slot<N>, const N: usize>(&self) -> Result<Option<DpState<S, N>>, CountError> {
         let Some(path) = &self.path else {
             return Ok(None);
         };
@@ -310,7 +316,7 @@ impl DpCheckpoint {
             || header.symmetry != self.symmetry
             || header.classes != self.classes
             || header.width != self.width
-            || header.key_bytes != K::BYTES
+            || header.key_bytes != <S::K as Key>::BYTES
         {
             return Err(err(
                 path,
@@ -318,24 +324,31 @@ impl DpCheckpoint {
             ));
         }
         let mut data = &rest[nl + 1..];
-        let size = K::BYTES + 8 * N;
+        let size = <S::K as Key>::BYTES + 8 * N;
         if data.len() != (header.lens[0] + header.lens[1]) * size {
             return Err(err(path, "truncated entries"));
         }
-        let mut halves = [Vec::new(), Vec::new()];
-        for (h, &len) in halves.iter_mut().zip(&header.lens) {
-            h.reserve_exact(len);
+        let total = header.lens[0] + header.lens[1];
+        let mut entries = Vec::with_capacity(total);
+        for (h, &len) in header.lens.iter().enumerate() {
             for _ in 0..len {
-                let key = K::read(data);
+                let key = S::K::read(data);
                 let mut counts = [0u64; N];
                 for (i, c) in counts.iter_mut().enumerate() {
-                    let at = K::BYTES + 8 * i;
+                    let at = <S::K as Key>::BYTES + 8 * i;
                     *c = u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"));
                 }
-                h.push(Entry { key, counts });
+                // A count too wide for these slots: the caller retries with wider ones.
+                let slot = S::pack(key, counts)
+                    .ok_or(CountError::Overflow("a path count of the checkpoint"))?;
+                entries.push((h, slot));
                 data = &data[size..];
             }
         }
+        drop(bytes);
+        let per_half = partitions_for(total, std::mem::size_of::<S>());
+        let layer = Layer::from_entries(header.discs, per_half, entries)
+            .ok_or(CountError::Overflow("a path count of the checkpoint"))?;
         let matrices = header
             .matrices
             .iter()
@@ -343,10 +356,7 @@ impl DpCheckpoint {
             .collect::<Result<Vec<Vec<u128>>, _>>()
             .map_err(|e| err(path, e))?;
         Ok(Some(DpState {
-            layer: Layer {
-                discs: header.discs,
-                halves,
-            },
+            layer,
             matrices,
             rows: header
                 .rows

@@ -2,57 +2,113 @@
 //!
 //! Every placement adds exactly one disc and a forced pass adds none, so with passes folded into
 //! the edge that leads to them, the positions fall into layers by disc count and every edge goes
-//! from one layer to the next. A layer is a sorted `Vec` of `(key, counts)` entries: the key is
-//! the position's canonical form (smallest image under the board's symmetries), kept apart by the
-//! colour to move (one `Vec` per colour), and `counts[c]` is the number of paths from first-move
-//! class `c` into it. Expanding a layer pushes each child with its parent's counts; sorting and
-//! merging equal keys gives the next layer. A child that ends the game adds its counts to the
-//! score tally of each class. Memory is one layer plus the next, checked against the budget.
+//! from one layer to the next. Each position of a layer carries `counts[c]`, the number of paths
+//! into it from first-move class `c`. Expanding a layer adds each child's counts into the next
+//! layer under the child's key: its canonical form (smallest image under the board's
+//! symmetries), kept apart by the colour to move. A child that ends the game adds its counts to
+//! the score tally of each class instead.
 //!
-//! A sorted `Vec` of 16- or 24-byte entries merged in place is several times leaner than a
-//! `HashMap` of the same positions. Keys pack both discs sets densely into a `u64` on boards of at
-//! most 32 squares, and use the two 64-bit frames as a `u128` otherwise. Path counts are `u64`
-//! (checked: an overflow is reported, never wrapped); the score tally is `u128`.
+//! **Layout.** A layer is split by colour to move and by a hash of the key into *partitions* of
+//! about 4 MiB. The next layer is built as one open-addressing table (linear probing) per
+//! partition: workers expand a batch of the current layer, staging each child in the partition
+//! its key hashes to, then the tables take their staged children in parallel, one worker per
+//! table, with no locks, prefetching the slot of the child sixteen ahead so that the cache
+//! misses of a large table overlap. Each finished batch of the current layer is freed at once,
+//! and at the end each table is compacted in place into a plain `Vec`. So memory is the part of
+//! the current layer not yet expanded plus the next layer's tables, checked against the budget
+//! after every batch. The order of additions differs between runs and thread counts, the sums do
+//! not.
+//!
+//! **Entries.** Keys pack both disc sets densely into a `u64` on boards of at most 32 squares
+//! (canonical forms by byte-image tables that stay in L1), and use the two 64-bit frames as a
+//! `u128` otherwise. Path counts are `u64` (checked: an overflow is reported, never wrapped);
+//! the score tally is `u128`. With two classes on at most 25 squares an entry is packed into 16
+//! bytes (a 50-bit key and two 39-bit counts); should a count outgrow 39 bits the run starts
+//! again with wide entries.
 
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use super::checkpoint::DpCheckpoint;
 use super::{Class, CountError, CountOptions, LayerRow, MethodResult};
-use crate::board::{flips, legal_moves, Position, Shape, Squares};
+use crate::board::{
+    canonical_discs, flips, has_moves, legal_moves, Position, Shape, Squares, Symmetry,
+};
 use crate::memory::MemoryError;
 use crate::progress::Progress;
 
-/// A position's key in a layer (the colour to move is implied by the layer's half).
-pub(crate) trait Key: Copy + Ord + Send + Sync + Default + 'static {
+/// A position's key in a layer (the colour to move is implied by the layer's partition).
+pub(crate) trait Key: Copy + Eq + Send + Sync + 'static {
     /// Bytes of the key in a checkpoint.
     const BYTES: usize;
-    /// The key of the discs of the side to move `p` and of the other side `o`.
+    /// The key of no disc at all, which no stored position has: it marks a free slot.
+    const FREE: Self;
+    /// The key of the discs of the side to move `p` and of the other side `o`. Never the
+    /// default value (which marks a free slot) when there is a disc.
     fn encode(pk: &Packer, p: u64, o: u64) -> Self;
+    /// The key shared by `(p, o)` and its symmetric images (when the packer merges them): the
+    /// least key of an image.
+    fn canonical(pk: &Packer, p: u64, o: u64) -> Self;
     /// The discs back.
     fn decode(self, pk: &Packer) -> (u64, u64);
+    /// A well-mixed 64-bit hash: the high half picks the partition, the low half the slot.
+    fn hash(self) -> u64;
     /// Little-endian bytes.
     fn write(self, out: &mut Vec<u8>);
     /// From little-endian bytes.
     fn read(b: &[u8]) -> Self;
 }
 
-/// Packs the squares of a board densely, row after row.
-#[derive(Debug, Clone, Copy)]
+/// Packs the squares of a board densely, row after row, and maps packed keys to their images
+/// under the board's symmetries.
 pub(crate) struct Packer {
+    shape: Shape,
     rows: u32,
     cols: u32,
     row_mask: u64,
+    /// Whether symmetric positions share a key.
+    symmetry: bool,
+    /// For boards of at most 32 squares (`u64` keys), per symmetry other than the identity and
+    /// per byte of a packed disc set, the image of each byte value: the image of a disc set is
+    /// the union of its bytes' images, since a symmetry moves each disc on its own. The same
+    /// table maps both halves of a key, and at 28 KiB it stays in the first-level cache: four
+    /// lookups per disc set and symmetry instead of bit-twiddling two frames.
+    images: Vec<[[u32; 256]; 4]>,
 }
 
 impl Packer {
-    fn new(shape: Shape) -> Packer {
-        Packer {
+    pub(crate) fn new(shape: Shape, symmetry: bool) -> Packer {
+        let mut pk = Packer {
+            shape,
             rows: shape.rows(),
             cols: shape.cols(),
             row_mask: (1u64 << shape.cols()) - 1,
+            symmetry,
+            images: Vec::new(),
+        };
+        if symmetry && shape.squares() <= 32 {
+            let n = shape.squares();
+            for &sym in &Symmetry::all(shape)[1..] {
+                let mut t = [[0u32; 256]; 4];
+                for (byte, row) in t.iter_mut().enumerate() {
+                    for (v, image) in row.iter_mut().enumerate() {
+                        for i in 0..8 {
+                            let idx = 8 * byte as u32 + i;
+                            if v >> i & 1 == 0 || idx >= n {
+                                continue;
+                            }
+                            let frame = 8 * (idx / pk.cols) + idx % pk.cols;
+                            let img = sym.apply_square(shape, frame);
+                            *image |= 1u32 << ((img / 8) * pk.cols + img % 8);
+                        }
+                    }
+                }
+                pk.images.push(t);
+            }
         }
+        pk
     }
 
     #[inline]
@@ -74,15 +130,43 @@ impl Packer {
     }
 }
 
+/// The finaliser of splitmix64: a bijection of `u64` that mixes every bit into every bit.
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 impl Key for u64 {
     const BYTES: usize = 8;
+    const FREE: u64 = 0;
     #[inline]
     fn encode(pk: &Packer, p: u64, o: u64) -> u64 {
         pk.pack(p) | (pk.pack(o) << 32)
     }
     #[inline]
+    fn canonical(pk: &Packer, p: u64, o: u64) -> u64 {
+        let (p, o) = (pk.pack(p) as u32, pk.pack(o) as u32);
+        let (pb, ob) = (p.to_le_bytes(), o.to_le_bytes());
+        let mut best = u64::from(p) | (u64::from(o) << 32);
+        for t in &pk.images {
+            let (mut ip, mut io) = (0u32, 0u32);
+            for i in 0..4 {
+                ip |= t[i][pb[i] as usize];
+                io |= t[i][ob[i] as usize];
+            }
+            best = best.min(u64::from(ip) | (u64::from(io) << 32));
+        }
+        best
+    }
+    #[inline]
     fn decode(self, pk: &Packer) -> (u64, u64) {
         (pk.unpack(self & 0xFFFF_FFFF), pk.unpack(self >> 32))
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self)
     }
     fn write(self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.to_le_bytes());
@@ -94,6 +178,7 @@ impl Key for u64 {
 
 impl Key for u128 {
     const BYTES: usize = 16;
+    const FREE: u128 = 0;
     #[inline]
     fn encode(_: &Packer, p: u64, o: u64) -> u128 {
         u128::from(p) | (u128::from(o) << 64)
@@ -101,6 +186,19 @@ impl Key for u128 {
     #[inline]
     fn decode(self, _: &Packer) -> (u64, u64) {
         (self as u64, (self >> 64) as u64)
+    }
+    #[inline]
+    fn canonical(pk: &Packer, p: u64, o: u64) -> u128 {
+        let (p, o) = if pk.symmetry {
+            canonical_discs(pk.shape, p, o)
+        } else {
+            (p, o)
+        };
+        Self::encode(pk, p, o)
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        mix(self as u64 ^ mix((self >> 64) as u64))
     }
     fn write(self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.to_le_bytes());
@@ -117,27 +215,291 @@ pub(crate) struct Entry<K, const N: usize> {
     pub counts: [u64; N],
 }
 
-/// A layer: the positions with black to move and those with white to move, each sorted by key
-/// with no key twice.
-pub(crate) struct Layer<K, const N: usize> {
-    pub discs: u32,
-    pub halves: [Vec<Entry<K, N>>; 2],
+/// Adds `from` into `into`; `false` if a sum overflowed.
+#[inline]
+fn add_counts<const N: usize>(into: &mut [u64; N], from: &[u64; N]) -> bool {
+    let mut ok = true;
+    for i in 0..N {
+        let (s, o) = into[i].overflowing_add(from[i]);
+        into[i] = s;
+        ok &= !o;
+    }
+    ok
 }
 
-impl<K, const N: usize> Layer<K, N> {
-    fn len(&self) -> usize {
-        self.halves[0].len() + self.halves[1].len()
+/// How a layer stores a position: its key and its path counts from `N` classes.
+pub(crate) trait Slot<const N: usize>: Copy + Send + Sync + 'static {
+    /// The key type.
+    type K: Key;
+    /// A free slot of a table.
+    const FREE: Self;
+    /// The slot of `key` with `counts`; `None` if a count does not fit.
+    fn pack(key: Self::K, counts: [u64; N]) -> Option<Self>;
+    /// The key (the default key for a free slot).
+    fn key(&self) -> Self::K;
+    /// The path counts.
+    fn counts(&self) -> [u64; N];
+    /// Adds the counts of `other`, which has the same key; `false` if a sum does not fit.
+    fn add(&mut self, other: &Self) -> bool;
+}
+
+impl<K: Key, const N: usize> Slot<N> for Entry<K, N> {
+    type K = K;
+    const FREE: Self = Entry {
+        key: K::FREE,
+        counts: [0; N],
+    };
+    #[inline]
+    fn pack(key: K, counts: [u64; N]) -> Option<Self> {
+        Some(Entry { key, counts })
+    }
+    #[inline]
+    fn key(&self) -> K {
+        self.key
+    }
+    #[inline]
+    fn counts(&self) -> [u64; N] {
+        self.counts
+    }
+    #[inline]
+    fn add(&mut self, other: &Self) -> bool {
+        add_counts(&mut self.counts, &other.counts)
+    }
+}
+
+/// Bits of each count in a [`Packed2`].
+const PACKED_COUNT_BITS: u32 = 39;
+const PACKED_COUNT_MASK: u128 = (1 << PACKED_COUNT_BITS) - 1;
+
+/// Two classes on a board of at most 25 squares in 16 bytes instead of 24: the key's two
+/// 25-bit disc sets in bits 0..50, the counts in bits 50..89 and 89..128. Counts of 2^39
+/// (5.5e11) or more do not fit: the run then starts again with [`Entry`]. On 5x5 from the start
+/// (both classes under 2e11 games) this is what keeps the two largest layers under 4 GiB.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Packed2(u128);
+
+impl Slot<2> for Packed2 {
+    type K = u64;
+    const FREE: Self = Packed2(0);
+    #[inline]
+    fn pack(key: u64, counts: [u64; 2]) -> Option<Self> {
+        let dense = (key & 0x1FF_FFFF) | ((key >> 32) << 25);
+        let fits = key >> 57 == 0 && (key >> 25) & 0x7F == 0;
+        let (a, b) = (u128::from(counts[0]), u128::from(counts[1]));
+        (fits && a <= PACKED_COUNT_MASK && b <= PACKED_COUNT_MASK)
+            .then(|| Packed2(u128::from(dense) | (a << 50) | (b << 89)))
+    }
+    #[inline]
+    fn key(&self) -> u64 {
+        let dense = (self.0 as u64) & ((1 << 50) - 1);
+        (dense & 0x1FF_FFFF) | ((dense >> 25) << 32)
+    }
+    #[inline]
+    fn counts(&self) -> [u64; 2] {
+        [
+            ((self.0 >> 50) & PACKED_COUNT_MASK) as u64,
+            (self.0 >> 89) as u64,
+        ]
+    }
+    #[inline]
+    fn add(&mut self, other: &Self) -> bool {
+        let a = ((self.0 >> 50) & PACKED_COUNT_MASK) + ((other.0 >> 50) & PACKED_COUNT_MASK);
+        let b = (self.0 >> 89) + (other.0 >> 89);
+        let ok = a <= PACKED_COUNT_MASK && b <= PACKED_COUNT_MASK;
+        self.0 = (self.0 & ((1 << 50) - 1)) | ((a & PACKED_COUNT_MASK) << 50) | (b << 89);
+        ok
+    }
+}
+
+/// A layer: its positions by colour to move and hash partition, no key twice.
+pub(crate) struct Layer<S, const N: usize> {
+    /// Discs on the board.
+    pub discs: u32,
+    /// Partitions per colour.
+    per_half: usize,
+    /// `parts[h * per_half + j]`: the positions with colour `h` to move (0 black, 1 white) whose
+    /// key hashes to partition `j`.
+    parts: Vec<Vec<S>>,
+}
+
+/// The partition of a hash among `n` (the high 32 bits, scaled).
+#[inline]
+fn partition(hash: u64, n: usize) -> usize {
+    (((hash >> 32) * n as u64) >> 32) as usize
+}
+
+impl<S: Slot<N>, const N: usize> Layer<S, N> {
+    /// The layer holding `entries` (`(colour to move, slot)`), equal keys merged, split into
+    /// `per_half` partitions per colour. `None` if a merged count overflowed.
+    pub(crate) fn from_entries(
+        discs: u32,
+        per_half: usize,
+        entries: impl IntoIterator<Item = (usize, S)>,
+    ) -> Option<Layer<S, N>> {
+        let mut tables: Vec<Table<S, N>> = (0..2 * per_half).map(|_| Table::new(0)).collect();
+        let mut ok = true;
+        for (h, e) in entries {
+            let hash = e.key().hash();
+            ok &= tables[h * per_half + partition(hash, per_half)].insert(e, hash);
+        }
+        ok.then(|| Layer {
+            discs,
+            per_half,
+            parts: tables.into_iter().map(Table::into_vec).collect(),
+        })
+    }
+
+    /// Positions in the layer.
+    pub(crate) fn len(&self) -> usize {
+        self.parts.iter().map(Vec::len).sum()
+    }
+
+    /// Positions with colour `h` to move (0 black, 1 white).
+    pub(crate) fn half(&self, h: usize) -> impl Iterator<Item = &S> {
+        self.parts[h * self.per_half..(h + 1) * self.per_half]
+            .iter()
+            .flatten()
+    }
+
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        self.parts.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<S>()
+    }
+}
+
+/// An open-addressing table (linear probing) of one partition of the next layer. The default
+/// key marks a free slot.
+struct Table<S, const N: usize> {
+    slots: Vec<S>,
+    len: usize,
+}
+
+impl<S: Slot<N>, const N: usize> Table<S, N> {
+    fn new(capacity: usize) -> Table<S, N> {
+        Table {
+            slots: Vec::new(),
+            len: 0,
+        }
+        .with_capacity(capacity)
+    }
+
+    fn with_capacity(mut self, capacity: usize) -> Table<S, N> {
+        if capacity > 0 {
+            self.slots = vec![S::FREE; capacity];
+        }
+        self
+    }
+
+    /// Adds `e` (whose key hashes to `hash`); `false` if a count overflowed.
+    #[inline]
+    fn insert(&mut self, e: S, hash: u64) -> bool {
+        // Grow at a load of 7/8, by half: linear probing in a table this small stays in cache.
+        if 8 * (self.len + 1) > 7 * self.slots.len() {
+            self.grow();
+        }
+        let cap = self.slots.len();
+        let mut i = (((hash & 0xFFFF_FFFF) * cap as u64) >> 32) as usize;
+        loop {
+            let s = &mut self.slots[i];
+            let key = s.key();
+            if key == e.key() {
+                return s.add(&e);
+            }
+            if key == S::K::FREE {
+                *s = e;
+                self.len += 1;
+                return true;
+            }
+            i += 1;
+            if i == cap {
+                i = 0;
+            }
+        }
+    }
+
+    /// Adds every entry of `entries`; `false` if a count overflowed.
+    ///
+    /// The tables together are far larger than the caches, so each insertion would wait for
+    /// its slot to come from memory. Instead the slot of each entry is prefetched a few
+    /// entries ahead, and the waits overlap (measured: see BENCHMARKS.md).
+    fn insert_all<'a>(&mut self, entries: impl Iterator<Item = &'a S>) -> bool {
+        const AHEAD: usize = 16;
+        let mut ring = [(0u64, None::<&S>); AHEAD];
+        let mut ok = true;
+        for (n, e) in entries.enumerate() {
+            let hash = e.key().hash();
+            self.prefetch(hash);
+            let (h, old) = std::mem::replace(&mut ring[n % AHEAD], (hash, Some(e)));
+            if let Some(old) = old {
+                ok &= self.insert(*old, h);
+            }
+        }
+        for (h, e) in ring {
+            if let Some(e) = e {
+                ok &= self.insert(*e, h);
+            }
+        }
+        ok
+    }
+
+    /// Asks for the first slot of `hash` to be brought into the cache.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        let cap = self.slots.len();
+        if cap == 0 {
+            return;
+        }
+        let i = (((hash & 0xFFFF_FFFF) * cap as u64) >> 32) as usize;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `i < cap`, so the pointer is inside the slots; a prefetch never faults and
+        // neither reads nor writes memory as far as the program can tell.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().add(i).cast::<i8>());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
+    }
+
+    fn grow(&mut self) {
+        let cap = (self.slots.len() * 3 / 2).max(64);
+        let old = std::mem::take(&mut self.slots);
+        let mut t = Table::new(cap);
+        for e in old.into_iter().filter(|e| e.key() != S::K::FREE) {
+            t.insert(e, e.key().hash());
+        }
+        *self = t;
+    }
+
+    /// The entries, compacted in place.
+    fn into_vec(self) -> Vec<S> {
+        let mut v = self.slots;
+        v.retain(|e| e.key() != S::K::FREE);
+        v.shrink_to_fit();
+        v
     }
 
     fn bytes(&self) -> usize {
-        (self.halves[0].capacity() + self.halves[1].capacity()) * std::mem::size_of::<Entry<K, N>>()
+        self.slots.capacity() * std::mem::size_of::<S>()
     }
 }
 
-/// Input entries expanded between two memory checks.
-const BATCH: usize = 1 << 18;
-/// Input entries per parallel chunk.
-const CHUNK: usize = 1 << 12;
+/// Current-layer entries expanded between two merges into the tables (and memory checks).
+const BATCH: usize = 1 << 19;
+/// Current-layer entries per parallel task.
+const CHUNK: usize = 1 << 11;
+/// Bytes a partition's table is aimed at: enough partitions to share the insertions among the
+/// workers, each small enough to be allocated and freed without holding memory back.
+const PARTITION_BYTES: usize = 1 << 22;
+/// Most partitions per colour.
+const MAX_PARTITIONS: usize = 1 << 13;
+
+/// Partitions per colour for a layer expected to hold about `positions` entries.
+pub(crate) fn partitions_for(positions: usize, entry_bytes: usize) -> usize {
+    (positions * entry_bytes / 2 / PARTITION_BYTES)
+        .next_power_of_two()
+        .clamp(1, MAX_PARTITIONS)
+}
 
 /// Runs the layered count, choosing the key type by board size and the counts width by the
 /// number of classes.
@@ -151,14 +513,23 @@ pub(crate) fn run(
     macro_rules! go {
         ($n:literal) => {
             if small {
-                run_typed::<u64, $n>(root, classes, opts, progress)
+                run_typed::<Entry<u64, $n>, $n>(root, classes, opts, progress)
             } else {
-                run_typed::<u128, $n>(root, classes, opts, progress)
+                run_typed::<Entry<u128, $n>, $n>(root, classes, opts, progress)
             }
         };
     }
     match classes.len() {
         1 => go!(1),
+        2 if root.shape().squares() <= 25 => {
+            // Two classes fit 16-byte slots unless a count reaches 2^39: then again, wider.
+            match run_typed::<Packed2, 2>(root, classes, opts, progress) {
+                Err(CountError::Overflow(_)) => {
+                    run_typed::<Entry<u64, 2>, 2>(root, classes, opts, progress)
+                }
+                r => r,
+            }
+        }
         2 => go!(2),
         3 | 4 => go!(4),
         5..=8 => go!(8),
@@ -170,70 +541,47 @@ pub(crate) fn run(
     }
 }
 
-/// Sorts a half-layer by key and merges equal keys, adding their counts. Returns `false` if a
-/// sum overflowed.
-fn sort_merge<K: Key, const N: usize>(v: &mut Vec<Entry<K, N>>) -> bool {
-    v.par_sort_unstable_by_key(|e| e.key);
-    let mut ok = true;
-    v.dedup_by(|later, kept| {
-        if later.key == kept.key {
-            for i in 0..N {
-                let (s, o) = kept.counts[i].overflowing_add(later.counts[i]);
-                kept.counts[i] = s;
-                ok &= !o;
-            }
-            true
-        } else {
-            false
-        }
-    });
-    ok
-}
-
-/// What one worker gathered from a run of input entries.
-struct Local<K, const N: usize> {
-    out: [Vec<Entry<K, N>>; 2],
+/// What one worker gathered from a run of current-layer entries.
+struct Local<S> {
+    /// Children staged by partition of the next layer.
+    staged: Vec<Vec<S>>,
     tally: Vec<u128>,
+    /// No child's counts overflowed their slot.
+    ok: bool,
 }
 
-fn run_typed<K: Key, const N: usize>(
+fn run_typed<S: Slot<N>, const N: usize>(
     root: &Position,
     classes: &[Class],
     opts: &CountOptions,
     progress: &dyn Progress,
 ) -> Result<MethodResult, CountError> {
     let shape = root.shape();
-    let pk = Packer::new(shape);
+    let pk = Packer::new(shape, true);
     let stride = shape.squares() as usize + 1;
     let ss = stride * stride;
     let k = classes.len();
     let budget = opts.memory_mb.saturating_mul(1 << 20);
-    let entry_bytes = std::mem::size_of::<Entry<K, N>>();
 
     let mut matrices = vec![vec![0u128; ss]; k];
     let mut rows: Vec<LayerRow> = Vec::new();
-    let mut layer = Layer::<K, N> {
-        discs: classes[0].pos.disc_count(),
-        halves: [Vec::new(), Vec::new()],
-    };
-    for (i, c) in classes.iter().enumerate() {
-        debug_assert_eq!(c.pos.disc_count(), layer.discs);
-        let (p, o) = key_discs(&c.pos, opts.symmetry);
+    let discs = classes[0].pos.disc_count();
+    let roots = classes.iter().enumerate().map(|(i, c)| {
+        debug_assert_eq!(c.pos.disc_count(), discs);
         let mut counts = [0u64; N];
         counts[i] = 1;
-        layer.halves[half(c.pos.black_to_move())].push(Entry {
-            key: K::encode(&pk, p, o),
-            counts,
-        });
-    }
-    for h in &mut layer.halves {
-        sort_merge(h);
-    }
+        let key = S::K::canonical(&pk, c.pos.player(), c.pos.opponent());
+        (
+            half(c.pos.black_to_move()),
+            S::pack(key, counts).expect("counts of one"),
+        )
+    });
+    let mut layer = Layer::from_entries(discs, 1, roots).expect("counts of one");
 
     let cp = DpCheckpoint::new(opts.checkpoint.clone(), root, opts.symmetry, k, N);
     let mut resumed_units = 0;
     if opts.resume {
-        if let Some(state) = cp.load::<K, N>()? {
+        if let Some(state) = cp.load::<S, N>()? {
             layer = state.layer;
             matrices = state.matrices;
             rows = state.rows;
@@ -242,8 +590,12 @@ fn run_typed<K: Key, const N: usize>(
     }
 
     let mut peak = layer.bytes();
+    let mut growth = 4.0;
     let mut done_here = 0u64;
     let mut last_save = Instant::now();
+    // Saving costs time and disk: save at most every minute, and spend at most a twentieth of
+    // the run on it. (A stop asked for by Ctrl-C or SIGTERM always saves.)
+    let mut save_every = Duration::from_secs(60);
     let total_layers = u64::from(shape.squares().saturating_sub(layer.discs) + 1) + resumed_units;
     while layer.len() > 0 {
         let stop = progress.should_stop() || opts.stop_after.is_some_and(|n| done_here >= n);
@@ -261,23 +613,24 @@ fn run_typed<K: Key, const N: usize>(
             positions: layer.len() as u64,
         });
         progress.start(&format!("dp {:>2} discs", layer.discs), layer.len() as u64);
-        let next = expand(
-            &layer,
+        let before = layer.len();
+        layer = expand(
+            layer,
             &pk,
-            shape,
-            opts.symmetry,
+            growth,
             k,
             &mut matrices,
             &mut peak,
             budget,
-            entry_bytes,
             progress,
         )?;
         progress.finish();
-        layer = next;
+        growth = layer.len() as f64 / before as f64;
         done_here += 1;
-        if cp.enabled() && last_save.elapsed().as_secs() >= 30 {
+        if cp.enabled() && layer.len() > 0 && last_save.elapsed() >= save_every {
+            let t = Instant::now();
             cp.save(&layer, &matrices, &rows)?;
+            save_every = save_every.max(20 * t.elapsed());
             last_save = Instant::now();
         }
     }
@@ -296,124 +649,135 @@ fn half(black_to_move: bool) -> usize {
     usize::from(!black_to_move)
 }
 
-/// The discs under which a position is stored: its canonical form, or itself.
-#[inline]
-fn key_discs(pos: &Position, symmetry: bool) -> (u64, u64) {
-    if symmetry {
-        pos.canonical()
-    } else {
-        (pos.player(), pos.opponent())
-    }
-}
-
-/// Expands one layer into the next, tallying ended games into `matrices`.
+/// Expands one layer into the next, freeing it as it goes, and tallies ended games into
+/// `matrices`.
 #[allow(clippy::too_many_arguments)]
-fn expand<K: Key, const N: usize>(
-    layer: &Layer<K, N>,
+fn expand<S: Slot<N>, const N: usize>(
+    mut layer: Layer<S, N>,
     pk: &Packer,
-    shape: Shape,
-    symmetry: bool,
+    growth: f64,
     k: usize,
     matrices: &mut [Vec<u128>],
     peak: &mut usize,
     budget: u64,
-    entry_bytes: usize,
     progress: &dyn Progress,
-) -> Result<Layer<K, N>, CountError> {
+) -> Result<Layer<S, N>, CountError> {
+    let shape = pk.shape;
     let stride = shape.squares() as usize + 1;
     let ss = stride * stride;
     let mask = shape.mask();
-    let mut next = Layer::<K, N> {
-        discs: layer.discs + 1,
-        halves: [Vec::new(), Vec::new()],
-    };
-    let mut compact_at = [1usize << 22; 2];
+    let entry_bytes = std::mem::size_of::<S>();
+    // Guess the next layer's size from the last growth (layers grow by up to about four
+    // times early on), aiming a little low: a table that fills grows by half, and a guess too
+    // high would cost memory at the peak.
+    let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
+    let per_half = partitions_for(guess, entry_bytes);
+    let n_parts = 2 * per_half;
+    let initial = guess / n_parts * 8 / 7;
+    let mut tables: Vec<Table<S, N>> = (0..n_parts).map(|_| Table::new(initial)).collect();
+    let pool: Mutex<Vec<Local<S>>> = Mutex::new(Vec::new());
     let mut ok = true;
-    for (h, input) in layer.halves.iter().enumerate() {
-        let btm = h == 0;
-        for batch in input.chunks(BATCH) {
-            let mut locals: Vec<Local<K, N>> = batch
-                .par_chunks(CHUNK)
-                .fold(
-                    || Local {
-                        out: [Vec::new(), Vec::new()],
-                        tally: vec![0u128; k * ss],
-                    },
-                    |mut l, chunk| {
-                        for e in chunk {
-                            expand_one(e, btm, pk, shape, mask, symmetry, stride, &mut l);
-                        }
-                        l
-                    },
-                )
-                .collect();
-            ok &= locals
-                .par_iter_mut()
-                .map(|l| sort_merge(&mut l.out[0]) & sort_merge(&mut l.out[1]))
-                .reduce(|| true, |a, b| a & b);
-            let local_bytes: usize = locals
-                .iter()
-                .map(|l| (l.out[0].capacity() + l.out[1].capacity()) * entry_bytes)
-                .sum();
-            for l in &mut locals {
-                for (m, t) in matrices.iter_mut().zip(l.tally.chunks(ss)) {
-                    for (a, b) in m.iter_mut().zip(t) {
-                        *a += b;
-                    }
-                }
-                for side in 0..2 {
-                    next.halves[side].append(&mut l.out[side]);
-                }
-            }
-            let now = layer.bytes() + next.bytes() + local_bytes;
-            *peak = (*peak).max(now);
-            drop(locals);
-            for (h, at) in next.halves.iter_mut().zip(compact_at.iter_mut()) {
-                if h.len() >= *at {
-                    ok &= sort_merge(h);
-                    *at = (2 * h.len()).max(1 << 22);
-                }
-            }
-            let now = layer.bytes() + next.bytes();
-            *peak = (*peak).max(now);
-            if (*peak as u64) > budget {
-                return Err(CountError::Memory(MemoryError::OverBudget {
-                    what: format!(
-                        "counting by layers on {shape} (the layer of {} discs and growing)",
-                        next.discs
-                    ),
-                    needed_mb: (*peak as u64) >> 20,
-                    budget_mb: budget >> 20,
-                }));
-            }
-            progress.advance(batch.len() as u64);
+    let mut i = 0;
+    while i < layer.parts.len() {
+        // A batch of whole partitions of the current layer.
+        let mut j = i;
+        let mut n = 0;
+        while j < layer.parts.len() && (n == 0 || n + layer.parts[j].len() <= BATCH) {
+            n += layer.parts[j].len();
+            j += 1;
         }
-    }
-    for side in 0..2 {
-        ok &= sort_merge(&mut next.halves[side]);
-        next.halves[side].shrink_to_fit();
+        let tasks: Vec<(&[S], bool)> = (i..j)
+            .flat_map(|p| {
+                let btm = p < layer.per_half;
+                layer.parts[p].chunks(CHUNK).map(move |c| (c, btm))
+            })
+            .collect();
+        let locals: Vec<Local<S>> = tasks
+            .par_iter()
+            .fold(
+                || {
+                    // Reuse the staging buffers of earlier batches: no page faults.
+                    let spare = pool.lock().expect("pool").pop();
+                    spare.unwrap_or_else(|| Local {
+                        staged: (0..n_parts).map(|_| Vec::new()).collect(),
+                        tally: vec![0u128; k * ss],
+                        ok: true,
+                    })
+                },
+                |mut l, &(chunk, btm)| {
+                    for e in chunk {
+                        l.ok &= expand_one(e, btm, pk, mask, stride, per_half, &mut l);
+                    }
+                    l
+                },
+            )
+            .collect();
+        ok &= tables
+            .par_iter_mut()
+            .enumerate()
+            .map(|(t, table)| table.insert_all(locals.iter().flat_map(|l| &l.staged[t])))
+            .reduce(|| true, |a, b| a & b);
+        let staged_bytes: usize = locals
+            .iter()
+            .flat_map(|l| &l.staged)
+            .map(Vec::capacity)
+            .sum::<usize>()
+            * entry_bytes;
+        for mut l in locals {
+            ok &= l.ok;
+            for (m, t) in matrices.iter_mut().zip(l.tally.chunks(ss)) {
+                for (a, b) in m.iter_mut().zip(t) {
+                    *a += b;
+                }
+            }
+            l.tally.fill(0);
+            l.staged.iter_mut().for_each(Vec::clear);
+            pool.lock().expect("pool").push(l);
+        }
+        for p in &mut layer.parts[i..j] {
+            *p = Vec::new();
+        }
+        let now = layer.bytes() + tables.iter().map(Table::bytes).sum::<usize>() + staged_bytes;
+        *peak = (*peak).max(now);
+        if (*peak as u64) > budget {
+            return Err(CountError::Memory(MemoryError::OverBudget {
+                what: format!(
+                    "counting by layers on {shape} (the layer of {} discs and growing)",
+                    layer.discs + 1
+                ),
+                needed_mb: (*peak as u64) >> 20,
+                budget_mb: budget >> 20,
+            }));
+        }
+        progress.advance(n as u64);
+        i = j;
     }
     if !ok {
         return Err(CountError::Overflow("the path counts of a layer"));
     }
-    Ok(next)
+    Ok(Layer {
+        discs: layer.discs + 1,
+        per_half,
+        parts: tables.into_par_iter().map(Table::into_vec).collect(),
+    })
 }
 
-/// Pushes the children of one entry into `l`, tallying those that end the game.
+/// Stages the children of one entry in `l`, tallying those that end the game.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn expand_one<K: Key, const N: usize>(
-    e: &Entry<K, N>,
+fn expand_one<S: Slot<N>, const N: usize>(
+    e: &S,
     btm: bool,
     pk: &Packer,
-    shape: Shape,
     mask: u64,
-    symmetry: bool,
     stride: usize,
-    l: &mut Local<K, N>,
-) {
+    per_half: usize,
+    l: &mut Local<S>,
+) -> bool {
     let ss = stride * stride;
-    let (p, o) = e.key.decode(pk);
+    let (p, o) = e.key().decode(pk);
+    let counts = e.counts();
+    let mut ok = true;
     let empty = mask & !(p | o);
     for sq in Squares(legal_moves(p, o, empty)) {
         let bit = 1u64 << sq;
@@ -421,30 +785,28 @@ fn expand_one<K: Key, const N: usize>(
         let (np, no) = (o ^ f, p | f | bit);
         let ne = empty ^ bit;
         // The child, with a forced pass folded in.
-        let (cp, co, cbtm) = if legal_moves(np, no, ne) != 0 {
+        let (cp, co, cbtm) = if has_moves(np, no, ne) {
             (np, no, !btm)
-        } else if legal_moves(no, np, ne) != 0 {
+        } else if has_moves(no, np, ne) {
             (no, np, btm)
         } else {
             let (b, w) = if btm { (no, np) } else { (np, no) };
             let idx = b.count_ones() as usize * stride + w.count_ones() as usize;
-            for (c, &n) in e.counts.iter().enumerate() {
+            for (c, &n) in counts.iter().enumerate() {
                 if n > 0 {
                     l.tally[c * ss + idx] += u128::from(n);
                 }
             }
             continue;
         };
-        let (kp, ko) = if symmetry {
-            Position::from_player(shape, cp, co, cbtm).canonical()
-        } else {
-            (cp, co)
-        };
-        l.out[half(cbtm)].push(Entry {
-            key: K::encode(pk, kp, ko),
-            counts: e.counts,
-        });
+        let key = S::K::canonical(pk, cp, co);
+        let t = half(cbtm) * per_half + partition(key.hash(), per_half);
+        match S::pack(key, counts) {
+            Some(child) => l.staged[t].push(child),
+            None => ok = false,
+        }
     }
+    ok
 }
 
 #[cfg(test)]
@@ -455,12 +817,29 @@ mod tests {
     fn packing_round_trips() {
         for (r, c) in [(3, 3), (4, 8), (5, 5), (8, 4)] {
             let shape = Shape::new(r, c).unwrap();
-            let pk = Packer::new(shape);
+            let pk = Packer::new(shape, true);
             let m = shape.mask();
             for b in [m, m & 0x5555_5555_5555_5555, 0, 1] {
                 assert_eq!(pk.unpack(pk.pack(b)), b);
                 assert!(pk.pack(b) < (1u64 << 32));
             }
         }
+    }
+
+    #[test]
+    fn packed_slots_round_trip_and_refuse_overflow() {
+        let shape = Shape::new(5, 5).unwrap();
+        let pk = Packer::new(shape, false);
+        let (p, o) = (0x0001_0203u64 & shape.mask(), 0x0110_0000u64 & shape.mask());
+        let key = <u64 as Key>::encode(&pk, p, o);
+        let max = (1u64 << PACKED_COUNT_BITS) - 1;
+        let mut s = Packed2::pack(key, [max - 1, 7]).unwrap();
+        assert_eq!((s.key(), s.counts()), (key, [max - 1, 7]));
+        assert_eq!(s.key().decode(&pk), (p, o));
+        assert!(s.add(&Packed2::pack(key, [1, max - 7]).unwrap()));
+        assert_eq!(s.counts(), [max, max]);
+        assert!(!s.add(&Packed2::pack(key, [1, 0]).unwrap()));
+        assert!(Packed2::pack(key, [max + 1, 0]).is_none());
+        assert!(Packed2::pack(key, [0, max + 1]).is_none());
     }
 }

@@ -9,6 +9,7 @@ use clap::Parser;
 use reversi_nxn::board::BoardError;
 
 fn main() {
+    reversi_nxn::memory::return_large_blocks_to_the_system();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => e.exit(), // --help and --version

@@ -48,3 +48,27 @@ pub fn check_available(mb: u64) -> Result<(), MemoryError> {
         _ => Ok(()),
     }
 }
+
+/// Asks the C allocator to give large blocks (1 MiB and up) their own mappings, so that memory
+/// freed by a long job goes back to the system at once instead of staying in the heap.
+///
+/// Counting by layers frees the current layer piece by piece while the next one grows in
+/// pieces of other sizes: with glibc's default (a threshold that rises to 32 MiB as blocks are
+/// freed) those pieces end up in the heap, and on 5x5 the resident size was 1.6 times the
+/// memory the count held. A fixed threshold keeps the two equal. Process-wide, so the
+/// command-line tool calls it once at start-up; a no-op on other C libraries.
+pub fn return_large_blocks_to_the_system() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        /// glibc's `M_MMAP_THRESHOLD` parameter of `mallopt`.
+        const M_MMAP_THRESHOLD: std::ffi::c_int = -3;
+        extern "C" {
+            fn mallopt(param: std::ffi::c_int, value: std::ffi::c_int) -> std::ffi::c_int;
+        }
+        // SAFETY: `mallopt` is glibc's documented, thread-safe tuning call; it only changes
+        // where later allocations come from, and a refusal (return value 0) changes nothing.
+        unsafe {
+            mallopt(M_MMAP_THRESHOLD, 1 << 20);
+        }
+    }
+}

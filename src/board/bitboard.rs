@@ -1,6 +1,9 @@
-//! Move generation and flips on the 64-bit frame, all eight directions at once.
+//! Move generation and flips on the 64-bit frame.
 //!
-//! The generators are the usual 8x8 Kogge-Stone fills. A smaller board sits in the top-left
+//! Moves come from the usual 8x8 Kogge-Stone fills, all eight directions at once; the flips of
+//! one move from precomputed rays, one direction at a time (the run of opponent discs along a
+//! ray ends at its lowest or highest square not the opponent's), which measured a quarter
+//! faster than fills from the single square. A smaller board sits in the top-left
 //! corner of the frame; its off-board squares are never occupied and never legal targets
 //! (targets are masked with the board's empty squares), so a ray can neither cross them nor
 //! end on them, and no per-size masks are needed inside the fills.
@@ -69,20 +72,62 @@ pub fn has_moves(p: u64, o: u64, empty: u64) -> bool {
         || line_targets(p, side, 7) & empty != 0
 }
 
-/// Discs of `o` flipped by a single direction's run from `x` (shift left by `d` if `up`).
-#[inline(always)]
-fn ray_flips(p: u64, m: u64, x: u64, d: u32, up: bool) -> u64 {
-    let sh = |b: u64, k: u32| if up { b << k } else { b >> k };
-    let mut f = m & sh(x, d);
-    f |= m & sh(f, d);
-    let pre = m & sh(m, d);
-    f |= pre & sh(f, 2 * d);
-    f |= pre & sh(f, 2 * d);
-    if sh(f, d) & p != 0 {
-        f
-    } else {
-        0
+/// Steps (row, column) of the eight directions: the first four move to higher bits.
+const DIRS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (0, -1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+];
+
+/// `RAYS[sq][d]`: the squares of the frame seen from `sq` in direction `DIRS[d]`, up to the
+/// frame's edge (not including `sq`).
+static RAYS: [[u64; 8]; 64] = rays();
+
+/// `NEIGHBOURS[sq]`: the squares of the frame next to `sq`. A move next to no disc of `o`
+/// flips nothing, which is most often the case of the empty squares tried near the end.
+static NEIGHBOURS: [u64; 64] = neighbours();
+
+const fn neighbours() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRS[d];
+            let (r, c) = (sq as i32 / 8 + dr, sq as i32 % 8 + dc);
+            if r >= 0 && r < 8 && c >= 0 && c < 8 {
+                t[sq] |= 1u64 << (8 * r + c);
+            }
+            d += 1;
+        }
+        sq += 1;
     }
+    t
+}
+
+const fn rays() -> [[u64; 8]; 64] {
+    let mut t = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRS[d];
+            let (mut r, mut c) = (sq as i32 / 8 + dr, sq as i32 % 8 + dc);
+            while r >= 0 && r < 8 && c >= 0 && c < 8 {
+                t[sq][d] |= 1u64 << (8 * r + c);
+                r += dr;
+                c += dc;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
 }
 
 /// The discs of `o` that turn over when the owner of `p` plays on square `sq` (a bit index of
@@ -99,16 +144,32 @@ fn ray_flips(p: u64, m: u64, x: u64, d: u32, up: bool) -> u64 {
 #[inline]
 #[must_use]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
-    let x = 1u64 << sq;
-    let side = o & NOT_EDGE_COLS;
-    ray_flips(p, side, x, 1, true)
-        | ray_flips(p, side, x, 1, false)
-        | ray_flips(p, o, x, 8, true)
-        | ray_flips(p, o, x, 8, false)
-        | ray_flips(p, side, x, 7, true)
-        | ray_flips(p, side, x, 7, false)
-        | ray_flips(p, side, x, 9, true)
-        | ray_flips(p, side, x, 9, false)
+    // Along each ray the run of `o` next to `sq` ends at the first square that is not `o`
+    // (a disc of `p`, an empty square, or off the board, which is never occupied); the run
+    // turns over if that square is `p`'s. Towards higher bits the first such square is the
+    // lowest bit of the ray outside `o`, towards lower bits the highest.
+    let rays = &RAYS[sq as usize];
+    if NEIGHBOURS[sq as usize] & o == 0 {
+        return 0;
+    }
+    let mut f = 0;
+    for &ray in &rays[..4] {
+        let stop = ray & !o;
+        let first = stop & stop.wrapping_neg();
+        if first & p != 0 {
+            f |= ray & (first - 1);
+        }
+    }
+    for &ray in &rays[4..] {
+        let stop = ray & !o;
+        if stop != 0 {
+            let first = 1u64 << (63 - stop.leading_zeros());
+            if first & p != 0 {
+                f |= ray & !(first | (first - 1));
+            }
+        }
+    }
+    f
 }
 
 /// Iterator over the set bits of a bitboard, lowest first (row-major order of squares).

@@ -218,8 +218,50 @@ fn walk(p: u64, o: u64, empty: u64, black_to_move: bool, tally: &mut [u64], stri
             } else {
                 last_square(np, no, ne.trailing_zeros(), !btm, tally, stride);
             }
+        } else if ne.count_ones() <= SMALL {
+            walk_small(np, no, ne, !btm, false, tally, stride);
         } else {
             walk(np, no, ne, !btm, tally, stride);
+        }
+    }
+}
+
+/// Empty squares from which [`walk_small`] takes over.
+const SMALL: u32 = 4;
+
+/// [`walk`] for a few empty squares: try each empty square's flips instead of generating the
+/// moves first (a square with no flips is no move), and so find passes on the way. `passed`:
+/// the other side has just passed, so no move here ends the game.
+fn walk_small(
+    p: u64,
+    o: u64,
+    empty: u64,
+    black_to_move: bool,
+    passed: bool,
+    tally: &mut [u64],
+    stride: usize,
+) {
+    let mut moved = false;
+    for sq in Squares(empty) {
+        let f = flips(p, o, sq);
+        if f == 0 {
+            continue;
+        }
+        moved = true;
+        let bit = 1u64 << sq;
+        let (np, no) = (o ^ f, p | f | bit);
+        let ne = empty ^ bit;
+        if ne & ne.wrapping_sub(1) == 0 {
+            last_square(np, no, ne.trailing_zeros(), !black_to_move, tally, stride);
+        } else {
+            walk_small(np, no, ne, !black_to_move, false, tally, stride);
+        }
+    }
+    if !moved {
+        if passed {
+            leaf(p, o, black_to_move, tally, stride);
+        } else {
+            walk_small(o, p, empty, !black_to_move, true, tally, stride);
         }
     }
 }

@@ -38,8 +38,8 @@ pub struct ReportArgs {
     /// Seed of the estimates.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Memory budget for counting by layers, in MiB (5x5 needs about 8 GiB).
-    #[arg(long, default_value_t = 12000)]
+    /// Memory budget for counting by layers, in MiB (5x5 needs about 3.2 GiB).
+    #[arg(long, default_value_t = 4096)]
     pub memory: u64,
     /// Also write the summary table into this README, between its summary markers.
     #[arg(long)]

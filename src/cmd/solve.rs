@@ -34,7 +34,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, symmetry, etc, ordering, hash-move,
-    /// endgame, parallel.
+    /// endgame, parallel, stability.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -52,6 +52,9 @@ pub struct SolveArgs {
     /// Depth of the shallow ordering search.
     #[arg(long, value_name = "N")]
     pub shallow_depth: Option<u32>,
+    /// Fewest empty squares for the stability cutoff.
+    #[arg(long, value_name = "N")]
+    pub stability_empties: Option<u32>,
     /// Fewest empty squares for symmetry-canonical table keys.
     #[arg(long, value_name = "N")]
     pub symmetry_empties: Option<u32>,
@@ -77,6 +80,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     t.symmetry_empties = args.symmetry_empties.unwrap_or(t.symmetry_empties);
     t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
     t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
+    t.stability_empties = args.stability_empties.unwrap_or(t.stability_empties);
     for w in &args.without {
         let t = &mut opts.tuning;
         match w.as_str() {
@@ -89,10 +93,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "table-ordering" => t.table_ordering = false,
             "endgame" => t.endgame_empties = 0,
             "parallel" => t.split_empties = u32::MAX,
+            "stability" => t.stability_empties = u32::MAX,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, symmetry, etc, \
-                     ordering, potential, hash-move, table-ordering, endgame or parallel"
+                     ordering, potential, hash-move, table-ordering, endgame, parallel or stability"
                 ))
                 .into())
             }

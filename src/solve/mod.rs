@@ -35,6 +35,7 @@
 pub mod endgame;
 pub mod parallel;
 pub mod search;
+pub mod stability;
 pub mod table;
 
 use std::collections::HashMap;

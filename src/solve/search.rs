@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::board::{flips, legal_moves, Shape, Squares, Symmetry};
 
 use super::parallel::Abort;
+use super::stability::Stability;
 use super::table::Table;
 
 /// Larger than any value.
@@ -53,6 +54,9 @@ pub struct Tuning {
     /// Split null-window nodes with at least this many empty squares among threads
     /// (`u32::MAX` turns the parallel search off).
     pub split_empties: u32,
+    /// Cut off nodes with at least this many empty squares when the other side's stable discs
+    /// already keep the value at or below alpha (`u32::MAX` turns it off).
+    pub stability_empties: u32,
     /// Find exact values by a sequence of null-window searches (MTD(f)) instead of one
     /// principal-variation search with the full window (PVS is still used inside).
     pub mtdf: bool,
@@ -72,6 +76,7 @@ impl Default for Tuning {
             shallow_depth: 2,
             endgame_empties: 6,
             split_empties: 12,
+            stability_empties: 3,
             mtdf: true,
         }
     }
@@ -93,6 +98,10 @@ pub struct Ctx<'a> {
     pub corners: u64,
     /// The board cut into four quadrants (for parity ordering).
     pub quadrants: [u64; 4],
+    /// The tables of the stable-disc bound.
+    pub stability: Stability,
+    /// Squares on the board.
+    pub squares: i32,
     /// Nodes counted by finished searchers.
     pub nodes: AtomicU64,
 }
@@ -118,6 +127,8 @@ impl<'a> Ctx<'a> {
             mask: shape.mask(),
             corners,
             quadrants,
+            stability: Stability::new(shape),
+            squares: shape.squares() as i32,
             nodes: AtomicU64::new(0),
         }
     }
@@ -244,6 +255,11 @@ impl<'a> Searcher<'a> {
             return self.endgame(p, o, alpha, beta, empty, n_empty);
         }
         self.nodes += 1;
+        if n_empty >= t.stability_empties {
+            if let Some(v) = self.stability_cutoff(p, o, alpha) {
+                return v;
+            }
+        }
         let moves = legal_moves(p, o, empty);
         if moves == 0 {
             if legal_moves(o, p, empty) == 0 {
@@ -386,6 +402,21 @@ impl<'a> Searcher<'a> {
             ctx.table.put(kp, ko, n_empty, lower, upper, Some(stored));
         }
         best
+    }
+
+    /// The stability cutoff: the side to move ends with at most the squares the other side's
+    /// stable discs leave it, so its final disc difference is at most `squares - 2 * stable`
+    /// (empty squares count for nobody). Returns that upper bound when it is at or below
+    /// `alpha` (a fail-soft fail low).
+    #[inline]
+    pub(super) fn stability_cutoff(&self, p: u64, o: u64, alpha: i32) -> Option<i32> {
+        let ctx = self.ctx;
+        // Cheap test first: even if every disc of the other side were stable.
+        if ctx.squares - 2 * o.count_ones() as i32 > alpha {
+            return None;
+        }
+        let upper = ctx.squares - 2 * ctx.stability.stable(o, p).count_ones() as i32;
+        (upper <= alpha).then_some(upper)
     }
 
     /// A heuristic evaluation for the side to move: mobility (corners double) and corners.

@@ -9,9 +9,11 @@
 //!
 //! **Method.** Negamax alpha-beta, fail-soft, with principal-variation search (or MTD(f), see
 //! [`Tuning::mtdf`]), a shared transposition table ([`table`]) keyed by symmetry-canonical forms
-//! near the root, move ordering (hash move, fewest opponent replies, corners, parity), enhanced
-//! transposition cutoff, a special solver for the last few empty squares ([`endgame`]) and a
-//! parallel young-brothers-wait search on rayon ([`parallel`]). Each is switched by a field of
+//! near the root, move ordering (hash move, fewest opponent replies, corners, parity, and a
+//! shallow search whose evaluation counts stable discs), enhanced transposition cutoff, a
+//! stability cutoff ([`stability`]), a special solver for the last few empty squares
+//! ([`endgame`]) and a parallel young-brothers-wait search on rayon ([`parallel`]). At the root,
+//! MTD(f) starts from a guess by a short heuristic search. Each is switched by a field of
 //! [`Tuning`] so it can be measured; BENCHMARKS.md has the figures.
 //!
 //! **Determinism.** Values are exact, so they do not depend on the number of threads. The

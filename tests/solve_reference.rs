@@ -151,6 +151,30 @@ fn every_technique_off_gives_the_same_values() {
             ..d
         },
         Tuning { mtdf: false, ..d },
+        Tuning {
+            stability_empties: u32::MAX,
+            ..d
+        },
+        Tuning {
+            stability_empties: 0,
+            ..d
+        },
+        Tuning {
+            guess_nodes: 0,
+            ..d
+        },
+        Tuning {
+            guess_all: true,
+            ..d
+        },
+        Tuning {
+            stable_eval: false,
+            ..d
+        },
+        Tuning {
+            pv_null_window: false,
+            ..d
+        },
     ];
     for tuning in variants {
         let r = Solver::new(8).solve(&pos, &SolveOptions { tuning }, &Silent);

@@ -34,7 +34,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, symmetry, etc, ordering, hash-move,
-    /// endgame, parallel.
+    /// endgame, parallel, stability, stable-eval, pv-null-window.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -52,6 +52,16 @@ pub struct SolveArgs {
     /// Depth of the shallow ordering search.
     #[arg(long, value_name = "N")]
     pub shallow_depth: Option<u32>,
+    /// Nodes of the heuristic search that guesses the first root move's value (0: MTD(f)
+    /// starts at 0).
+    #[arg(long, value_name = "N")]
+    pub guess_nodes: Option<u64>,
+    /// Guess every root move's value, not only the first one's.
+    #[arg(long)]
+    pub guess_all: bool,
+    /// Fewest empty squares for the stability cutoff.
+    #[arg(long, value_name = "N")]
+    pub stability_empties: Option<u32>,
     /// Fewest empty squares for symmetry-canonical table keys.
     #[arg(long, value_name = "N")]
     pub symmetry_empties: Option<u32>,
@@ -77,6 +87,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     t.symmetry_empties = args.symmetry_empties.unwrap_or(t.symmetry_empties);
     t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
     t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
+    t.stability_empties = args.stability_empties.unwrap_or(t.stability_empties);
+    t.guess_nodes = args.guess_nodes.unwrap_or(t.guess_nodes);
+    t.guess_all |= args.guess_all;
     for w in &args.without {
         let t = &mut opts.tuning;
         match w.as_str() {
@@ -89,10 +102,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "table-ordering" => t.table_ordering = false,
             "endgame" => t.endgame_empties = 0,
             "parallel" => t.split_empties = u32::MAX,
+            "stability" => t.stability_empties = u32::MAX,
+            "stable-eval" => t.stable_eval = false,
+            "pv-null-window" => t.pv_null_window = false,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, symmetry, etc, \
-                     ordering, potential, hash-move, table-ordering, endgame or parallel"
+                     ordering, potential, hash-move, table-ordering, endgame, parallel, stability, \
+                     stable-eval or pv-null-window"
                 ))
                 .into())
             }

@@ -22,6 +22,11 @@ impl Searcher<'_> {
             1 => return last_square(p, o, empty.trailing_zeros()),
             _ => {}
         }
+        if n >= self.ctx.tuning.stability_empties {
+            if let Some(v) = self.stability_cutoff(p, o, alpha) {
+                return v;
+            }
+        }
         // Squares in regions with an odd number of empties first, then the rest.
         let mut odd = 0u64;
         for q in self.ctx.quadrants {

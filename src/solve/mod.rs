@@ -9,9 +9,11 @@
 //!
 //! **Method.** Negamax alpha-beta, fail-soft, with principal-variation search (or MTD(f), see
 //! [`Tuning::mtdf`]), a shared transposition table ([`table`]) keyed by symmetry-canonical forms
-//! near the root, move ordering (hash move, fewest opponent replies, corners, parity), enhanced
-//! transposition cutoff, a special solver for the last few empty squares ([`endgame`]) and a
-//! parallel young-brothers-wait search on rayon ([`parallel`]). Each is switched by a field of
+//! near the root, move ordering (hash move, fewest opponent replies, corners, parity, and a
+//! shallow search whose evaluation counts stable discs), enhanced transposition cutoff, a
+//! stability cutoff ([`stability`]), a special solver for the last few empty squares
+//! ([`endgame`]) and a parallel young-brothers-wait search on rayon ([`parallel`]). At the root,
+//! MTD(f) starts from a guess by a short heuristic search. Each is switched by a field of
 //! [`Tuning`] so it can be measured; BENCHMARKS.md has the figures.
 //!
 //! **Determinism.** Values are exact, so they do not depend on the number of threads. The
@@ -35,6 +37,7 @@
 pub mod endgame;
 pub mod parallel;
 pub mod search;
+pub mod stability;
 pub mod table;
 
 use std::collections::HashMap;
@@ -296,12 +299,17 @@ impl Solver {
         let mut side_value = -search::INF;
         // MTD(f) guesses each move's value from the previous one's.
         let mut guess = 0;
+        let mut first = true;
         for (m, child) in &children {
             let key = child.canonical();
             let v = match by_class.get(&key) {
                 Some(&v) => v,
                 None => {
                     let mut s = Searcher::new(&ctx, None);
+                    if opts.tuning.guess_nodes > 0 && (first || opts.tuning.guess_all) {
+                        guess = -s.guess(child.player(), child.opponent(), opts.tuning.guess_nodes);
+                    }
+                    first = false;
                     let v = -s.exact(child.player(), child.opponent(), -guess);
                     guess = v;
                     by_class.insert(key, v);
@@ -343,8 +351,8 @@ impl Solver {
 }
 
 /// Perfect play from `pos` whose value for the side to move is `value`: at each turn the first
-/// move in row-major order whose child keeps the value (tested by a search with the window
-/// just around it). The root's choice comes from `move_values` (black-relative, times `sign`).
+/// move in row-major order whose child keeps the value (tested by a null-window search at the
+/// value, or with [`Tuning::pv_null_window`] off by a search with the window just around it). The root's choice comes from `move_values` (black-relative, times `sign`).
 fn principal_variation(
     ctx: &Ctx<'_>,
     pos: &Position,
@@ -373,8 +381,13 @@ fn principal_variation(
         }
         let next = Squares(moves).find_map(|sq| {
             let child = pos.play(sq)?;
-            let r = -s.search(child.player(), child.opponent(), -v - 1, -v + 1);
-            (r == v).then_some((sq, child))
+            // A null window suffices: no move does better than `v`, so "at least v" is "v".
+            let r = if ctx.tuning.pv_null_window {
+                -s.search(child.player(), child.opponent(), -v, -v + 1)
+            } else {
+                -s.search(child.player(), child.opponent(), -v - 1, -v + 1)
+            };
+            (r >= v).then_some((sq, child))
         });
         let Some((sq, child)) = next else {
             // Unreachable for a sound search; stop rather than loop.

@@ -141,7 +141,8 @@ impl Position {
 /// The canonical form of the disc sets `p` and `o` of `shape`: the smallest `(p, o)` pair over
 /// all symmetric images, as [`Position::canonical`].
 ///
-/// This is the hot step of counting by layers, so it shares work between the images: the
+/// Counting by layers calls it for every child on boards of more than 32 squares (smaller
+/// boards use packed byte tables), so it shares work between the images: the
 /// eight images of `p` come from one vertical flip, two horizontal ones and four transposes
 /// (the quarter turns and diagonal mirrors are transposes of the flips), and `o` is mapped only
 /// by the symmetries that give the smallest image of `p`, usually one.

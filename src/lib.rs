@@ -13,6 +13,7 @@
 
 pub mod board;
 pub mod count;
+pub mod cpu;
 pub mod estimate;
 pub mod export;
 pub mod heuristics;

@@ -17,7 +17,7 @@ mod position;
 mod shape;
 mod symmetry;
 
-pub use bitboard::{flips, has_moves, legal_moves, square_bit, Squares};
+pub use bitboard::{flips, has_moves, last_flip_count, legal_moves, square_bit, Squares};
 pub use notation::{parse_moves, parse_square, square_name, MoveToken};
 pub use position::{Move, Position, Side};
 pub use shape::{Shape, MAX_SIDE, MIN_SIDE};

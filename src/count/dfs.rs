@@ -4,10 +4,11 @@
 //! symmetry (same colour to move), each with the number of paths from every first-move class
 //! into it. The frontier's subtrees then run on rayon's work-stealing pool; a subtree's games are
 //! tallied into a `u64` score matrix allocated once per subtree (a subtree of more than 2^64
-//! games would take centuries), so the recursion allocates nothing. The last placement is handled
-//! in bulk: with one empty square left, the game's end is decided by two flip tests instead of a
-//! full move generation.
-
+//! games would take centuries), so the recursion allocates nothing. The last placements are
+//! handled in bulk: with two to four empty squares left, one function per count computes the
+//! flips of every empty square at once (no move generation; the computations overlap in the
+//! CPU) and passes show as squares that flip nothing; with one empty square left, the game's end
+//! is decided by the flip counts of that square alone, one table lookup per line.
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -16,7 +17,7 @@ use rayon::prelude::*;
 
 use super::checkpoint::DfsCheckpoint;
 use super::{add_scaled, class_key, normalize, Class, CountError, CountOptions, MethodResult};
-use crate::board::{flips, legal_moves, Position, Squares};
+use crate::board::{flips, last_flip_count, legal_moves, Position, Squares};
 use crate::progress::Progress;
 
 /// Frontier size to aim for, fixed (not per thread) so that a checkpoint taken with one thread
@@ -156,114 +157,205 @@ fn frontier(
 #[must_use]
 pub(crate) fn subtree(pos: &Position, stride: usize) -> Vec<u64> {
     let mut tally = vec![0u64; stride * stride];
-    let empty = pos.empty();
-    walk(
+    let (p, o, empty, btm) = (
         pos.player(),
         pos.opponent(),
-        empty,
+        pos.empty(),
         pos.black_to_move(),
-        &mut tally,
-        stride,
     );
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_x86_64_v3() {
+        // SAFETY: the CPU has every feature `v3` is compiled for, checked just above.
+        unsafe { v3::walk(p, o, empty, btm, &mut tally, stride) };
+        return tally;
+    }
+    portable::walk(p, o, empty, btm, &mut tally, stride);
     tally
 }
 
-/// Tallies a finished game.
-#[inline(always)]
-fn leaf(p: u64, o: u64, black_to_move: bool, tally: &mut [u64], stride: usize) {
-    let (b, w) = if black_to_move { (p, o) } else { (o, p) };
-    tally[b.count_ones() as usize * stride + w.count_ones() as usize] += 1;
-}
-
-/// The game has one empty square `sq` left: the side to move plays it, or else the other side,
-/// or else the game ends as it stands.
-#[inline(always)]
-fn last_square(p: u64, o: u64, sq: u32, black_to_move: bool, tally: &mut [u64], stride: usize) {
-    let bit = 1u64 << sq;
-    let f = flips(p, o, sq);
-    if f != 0 {
-        leaf(o ^ f, p | f | bit, !black_to_move, tally, stride);
-        return;
-    }
-    let f = flips(o, p, sq);
-    if f != 0 {
-        leaf(p ^ f, o | f | bit, black_to_move, tally, stride);
-    } else {
-        leaf(p, o, black_to_move, tally, stride);
-    }
-}
-
-/// Tallies every game from the position `(p, o)` with empty squares `empty`.
-fn walk(p: u64, o: u64, empty: u64, black_to_move: bool, tally: &mut [u64], stride: usize) {
-    let mut moves = legal_moves(p, o, empty);
-    let (mut p, mut o, mut btm) = (p, o, black_to_move);
-    if moves == 0 {
-        moves = legal_moves(o, p, empty);
-        if moves == 0 {
-            leaf(p, o, btm, tally, stride);
-            return;
-        }
-        std::mem::swap(&mut p, &mut o);
-        btm = !btm;
-    }
-    for sq in Squares(moves) {
-        let bit = 1u64 << sq;
-        let f = flips(p, o, sq);
-        let (np, no) = (o ^ f, p | f | bit);
-        let ne = empty ^ bit;
-        if ne & ne.wrapping_sub(1) == 0 {
-            // At most one empty square left.
-            if ne == 0 {
-                leaf(np, no, !btm, tally, stride);
-            } else {
-                last_square(np, no, ne.trailing_zeros(), !btm, tally, stride);
+/// Defines the walk over exactly `$n` empty squares (3 to 5): the flips of every empty square
+/// first (independent computations the CPU overlaps; a square that flips nothing is no move,
+/// so passes show on the way), then each move, handed to `$child`, the walk over one square
+/// fewer. `passed`: the other side has just passed, so no move here ends the game.
+macro_rules! small_squares {
+    ($(#[$attr:meta])*; $name:ident, $n:literal, $child:ident) => {
+        $(#[$attr])*
+        fn $name(
+            p: u64,
+            o: u64,
+            empty: u64,
+            black_to_move: bool,
+            passed: bool,
+            tally: &mut [u64],
+            stride: usize,
+        ) {
+            let mut squares = [0u32; $n];
+            let mut flipped = [0u64; $n];
+            let mut rest = empty;
+            for i in 0..$n {
+                squares[i] = rest.trailing_zeros();
+                rest &= rest - 1;
+                flipped[i] = flips(p, o, squares[i]);
             }
-        } else if ne.count_ones() <= SMALL {
-            walk_small(np, no, ne, !btm, false, tally, stride);
-        } else {
-            walk(np, no, ne, !btm, tally, stride);
+            if flipped.iter().all(|&f| f == 0) {
+                if passed {
+                    leaf(p, o, black_to_move, tally, stride);
+                } else {
+                    $name(o, p, empty, !black_to_move, true, tally, stride);
+                }
+                return;
+            }
+            for (&sq, &f) in squares.iter().zip(&flipped) {
+                if f != 0 {
+                    let bit = 1u64 << sq;
+                    $child(o ^ f, p | f | bit, empty ^ bit, !black_to_move, false, tally, stride);
+                }
+            }
         }
-    }
+    };
 }
 
-/// Empty squares from which [`walk_small`] takes over.
-const SMALL: u32 = 4;
+/// The enumeration, compiled once for any x86-64 (or other) CPU and once for the CPUs of the
+/// last decade ([`crate::cpu`]), chosen at run time: the hardware `popcnt` and `lzcnt` of the
+/// second copy make it 20% faster.
+macro_rules! walkers {
+    ($(#[$attr:meta])*) => {
+        /// Tallies a finished game.
+        #[inline]
+        $(#[$attr])*
+        fn leaf(p: u64, o: u64, black_to_move: bool, tally: &mut [u64], stride: usize) {
+            let (b, w) = if black_to_move { (p, o) } else { (o, p) };
+            tally[b.count_ones() as usize * stride + w.count_ones() as usize] += 1;
+        }
 
-/// [`walk`] for a few empty squares: try each empty square's flips instead of generating the
-/// moves first (a square with no flips is no move), and so find passes on the way. `passed`:
-/// the other side has just passed, so no move here ends the game.
-fn walk_small(
-    p: u64,
-    o: u64,
-    empty: u64,
-    black_to_move: bool,
-    passed: bool,
-    tally: &mut [u64],
-    stride: usize,
-) {
-    let mut moved = false;
-    for sq in Squares(empty) {
-        let f = flips(p, o, sq);
-        if f == 0 {
-            continue;
+        /// The game has one empty square `sq` left: the side to move plays it, or else the
+        /// other side, or else the game ends as it stands. Only the number of flips matters
+        /// here, and with one empty square it comes from the mover's discs alone
+        /// ([`last_flip_count`]).
+        #[inline]
+        $(#[$attr])*
+        fn last_square(
+            p: u64,
+            o: u64,
+            sq: u32,
+            black_to_move: bool,
+            tally: &mut [u64],
+            stride: usize,
+        ) {
+            // Discs on the board: every square but `sq`, that is `stride - 2`.
+            let pc = p.count_ones() as usize;
+            let oc = stride - 2 - pc;
+            let (b, w) = {
+                let n = last_flip_count(p, sq) as usize;
+                if n != 0 {
+                    (pc + n + 1, oc - n)
+                } else {
+                    let n = last_flip_count(o, sq) as usize;
+                    if n != 0 {
+                        (pc - n, oc + n + 1)
+                    } else {
+                        (pc, oc)
+                    }
+                }
+            };
+            // (b, w) above are (mover, other): orient them by colour.
+            let (b, w) = if black_to_move { (b, w) } else { (w, b) };
+            tally[b * stride + w] += 1;
         }
-        moved = true;
-        let bit = 1u64 << sq;
-        let (np, no) = (o ^ f, p | f | bit);
-        let ne = empty ^ bit;
-        if ne & ne.wrapping_sub(1) == 0 {
-            last_square(np, no, ne.trailing_zeros(), !black_to_move, tally, stride);
-        } else {
-            walk_small(np, no, ne, !black_to_move, false, tally, stride);
+
+        /// Tallies every game from the position `(p, o)` with empty squares `empty`.
+        $(#[$attr])*
+        pub(super) fn walk(
+            p: u64,
+            o: u64,
+            empty: u64,
+            black_to_move: bool,
+            tally: &mut [u64],
+            stride: usize,
+        ) {
+            let mut moves = legal_moves(p, o, empty);
+            let (mut p, mut o, mut btm) = (p, o, black_to_move);
+            if moves == 0 {
+                moves = legal_moves(o, p, empty);
+                if moves == 0 {
+                    leaf(p, o, btm, tally, stride);
+                    return;
+                }
+                std::mem::swap(&mut p, &mut o);
+                btm = !btm;
+            }
+            for sq in Squares(moves) {
+                let bit = 1u64 << sq;
+                let f = flips(p, o, sq);
+                let (np, no) = (o ^ f, p | f | bit);
+                let ne = empty ^ bit;
+                match ne.count_ones() {
+                    0 => leaf(np, no, !btm, tally, stride),
+                    1 => last_square(np, no, ne.trailing_zeros(), !btm, tally, stride),
+                    2 => two_squares(np, no, ne, !btm, false, tally, stride),
+                    3 => three_squares(np, no, ne, !btm, false, tally, stride),
+                    4 => four_squares(np, no, ne, !btm, false, tally, stride),
+                    _ => walk(np, no, ne, !btm, tally, stride),
+                }
+            }
         }
-    }
-    if !moved {
-        if passed {
-            leaf(p, o, black_to_move, tally, stride);
-        } else {
-            walk_small(o, p, empty, !black_to_move, true, tally, stride);
+
+        /// The two empty squares of `empty` are left: both moves are tried at once (two
+        /// independent flip computations the CPU overlaps), with no loop and no recursion.
+        $(#[$attr])*
+        #[inline]
+        fn two_squares(
+            p: u64,
+            o: u64,
+            empty: u64,
+            black_to_move: bool,
+            _passed: bool,
+            tally: &mut [u64],
+            stride: usize,
+        ) {
+            let x = empty.trailing_zeros();
+            let y = 63 - empty.leading_zeros();
+            let (bx, by) = (1u64 << x, 1u64 << y);
+            let fx = flips(p, o, x);
+            let fy = flips(p, o, y);
+            if fx | fy != 0 {
+                if fx != 0 {
+                    last_square(o ^ fx, p | fx | bx, y, !black_to_move, tally, stride);
+                }
+                if fy != 0 {
+                    last_square(o ^ fy, p | fy | by, x, !black_to_move, tally, stride);
+                }
+                return;
+            }
+            // The side to move passes.
+            let gx = flips(o, p, x);
+            let gy = flips(o, p, y);
+            if gx | gy == 0 {
+                leaf(p, o, black_to_move, tally, stride);
+                return;
+            }
+            if gx != 0 {
+                last_square(p ^ gx, o | gx | bx, y, black_to_move, tally, stride);
+            }
+            if gy != 0 {
+                last_square(p ^ gy, o | gy | by, x, black_to_move, tally, stride);
+            }
         }
-    }
+
+        small_squares!($(#[$attr])*; three_squares, 3, two_squares);
+        small_squares!($(#[$attr])*; four_squares, 4, three_squares);
+    };
+}
+
+mod portable {
+    use super::*;
+    walkers!();
+}
+
+#[cfg(target_arch = "x86_64")]
+mod v3 {
+    use super::*;
+    walkers!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 #[cfg(test)]
@@ -278,5 +370,28 @@ mod tests {
         let first = start.play(start.moves().trailing_zeros()).unwrap();
         let t = subtree(&first, 17);
         assert_eq!(t.iter().sum::<u64>(), 15_015);
+    }
+
+    #[test]
+    fn both_copies_agree() {
+        // The portable copy of the walk, which this CPU may never run otherwise, against the
+        // copy `subtree` chose, on a 5x5 subtree of 13 empty squares (with passes on the way).
+        let shape = Shape::square(5).unwrap();
+        let (pos, _) = shape
+            .start()
+            .after_moves("c2 b2 b3 b4 a4 c1 d1 e1")
+            .unwrap();
+        let stride = 26;
+        let chosen = subtree(&pos, stride);
+        let mut portable = vec![0u64; stride * stride];
+        let (p, o, e, b) = (
+            pos.player(),
+            pos.opponent(),
+            pos.empty(),
+            pos.black_to_move(),
+        );
+        portable::walk(p, o, e, b, &mut portable, stride);
+        assert_eq!(portable, chosen);
+        assert!(chosen.iter().sum::<u64>() > 100_000);
     }
 }

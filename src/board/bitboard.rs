@@ -48,7 +48,7 @@ fn line_targets(p: u64, m: u64, d: u32) -> u64 {
 /// let moves = legal_moves(start.player(), start.opponent(), start.empty());
 /// assert_eq!(moves.count_ones(), 4);
 /// ```
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn legal_moves(p: u64, o: u64, empty: u64) -> u64 {
     let side = o & NOT_EDGE_COLS;
@@ -62,7 +62,7 @@ pub fn legal_moves(p: u64, o: u64, empty: u64) -> u64 {
 /// Whether the owner of `p` has a legal move against `o` among the squares of `empty`: the same
 /// as `legal_moves(p, o, empty) != 0`, but it stops at the first direction with a move, so it is
 /// about four times cheaper when there is one (the usual case).
-#[inline]
+#[inline(always)]
 #[must_use]
 pub fn has_moves(p: u64, o: u64, empty: u64) -> bool {
     let side = o & NOT_EDGE_COLS;

@@ -35,7 +35,7 @@ pub struct SolveArgs {
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
     /// potential, hash-move, table-ordering, endgame, parallel, stability, stable-eval,
-    /// pv-null-window, pv-order, guess-scale.
+    /// pv-null-window, pv-order, guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -97,6 +97,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         match w.as_str() {
             "table" => t.table = false,
             "prefetch" => t.prefetch = false,
+            "last-two" => t.last_two = false,
             "guess-scale" => t.guess_scale = false,
             "pv-order" => t.pv_order = false,
             "symmetry" => t.symmetry_empties = u32::MAX,
@@ -114,7 +115,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, prefetch, \
                      symmetry, etc, ordering, potential, hash-move, table-ordering, endgame, \
-                     parallel, stability, stable-eval, pv-null-window, pv-order or guess-scale"
+                     last-two, parallel, stability, stable-eval, pv-null-window, pv-order or \
+                     guess-scale"
                 ))
                 .into())
             }

@@ -58,6 +58,8 @@ pub struct Tuning {
     /// Positions with at most this many empty squares go to the special end solver (no table,
     /// parity ordering).
     pub endgame_empties: u32,
+    /// Solve two empty squares by unrolled code in the end solver.
+    pub last_two: bool,
     /// Split null-window nodes with at least this many empty squares among threads
     /// (`u32::MAX` turns the parallel search off).
     pub split_empties: u32,
@@ -101,6 +103,7 @@ impl Default for Tuning {
             shallow_empties: 16,
             shallow_depth: 2,
             endgame_empties: 6,
+            last_two: true,
             split_empties: 12,
             stability_empties: 3,
             stable_eval: true,

@@ -1,8 +1,9 @@
 //! The special solver for the last few empty squares: no table, no move list, squares tried in
 //! regions of odd parity first, and the last square counted without playing it.
 
-use crate::board::{flips, Squares};
+use crate::board::Squares;
 
+use super::flip::flips;
 use super::search::{final_score, Searcher};
 
 impl Searcher<'_> {

@@ -38,6 +38,7 @@
 //! ```
 
 pub mod endgame;
+pub mod flip;
 pub mod parallel;
 pub mod search;
 pub mod stability;

@@ -8,8 +8,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{flips, legal_moves, Shape, Squares, Symmetry};
+use crate::board::{legal_moves, Shape, Squares, Symmetry};
 
+use super::flip::flips;
 use super::parallel::Abort;
 use super::stability::Stability;
 use super::table::Table;

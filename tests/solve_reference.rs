@@ -175,12 +175,51 @@ fn every_technique_off_gives_the_same_values() {
             pv_null_window: false,
             ..d
         },
+        Tuning {
+            prefetch: false,
+            ..d
+        },
+        Tuning {
+            guess_scale: false,
+            ..d
+        },
     ];
     for tuning in variants {
         let r = Solver::new(8).solve(&pos, &SolveOptions { tuning }, &Silent);
         assert_eq!(r.value, base.value, "{tuning:?}");
         assert_eq!(r.move_values, base.move_values, "{tuning:?}");
         assert_eq!(r.pv, base.pv, "{tuning:?}");
+    }
+}
+
+#[test]
+fn both_pv_rules_replay_to_the_value() {
+    // The PV rule (fixed shallow-search order, or row-major order with `pv_order` off) picks
+    // among moves that keep the value, so both PVs replay to it; the root move is the first
+    // best one in row-major order either way.
+    let six = Shape::square(6).unwrap();
+    let mut positions = vec![
+        Shape::square(5).unwrap().start(),
+        Shape::new(4, 5).unwrap().start(),
+    ];
+    positions.push(
+        six.start()
+            .after_moves("c2 b4 e5 e4 f5 f6 e6 d6 d5 f4")
+            .unwrap()
+            .0,
+    );
+    for pos in &positions {
+        let d = Tuning::default();
+        let ordered = Solver::new(16).solve(pos, &SolveOptions { tuning: d }, &Silent);
+        let row_major = Tuning {
+            pv_order: false,
+            ..d
+        };
+        let plain = Solver::new(16).solve(pos, &SolveOptions { tuning: row_major }, &Silent);
+        assert_eq!(ordered.value, plain.value, "{pos}");
+        assert_eq!(ordered.move_values, plain.move_values, "{pos}");
+        check_pv(&ordered);
+        check_pv(&plain);
     }
 }
 

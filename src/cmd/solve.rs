@@ -33,8 +33,9 @@ pub struct SolveArgs {
     /// MTD(f)'s null-window tests.
     #[arg(long)]
     pub pvs: bool,
-    /// Turn one technique off, for measuring it: table, symmetry, etc, ordering, hash-move,
-    /// endgame, parallel, stability, stable-eval, pv-null-window.
+    /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
+    /// potential, hash-move, table-ordering, endgame, parallel, stability, stable-eval,
+    /// pv-null-window, pv-order, guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -52,8 +53,9 @@ pub struct SolveArgs {
     /// Depth of the shallow ordering search.
     #[arg(long, value_name = "N")]
     pub shallow_depth: Option<u32>,
-    /// Nodes of the heuristic search that guesses the first root move's value (0: MTD(f)
-    /// starts at 0).
+    /// Nodes of the heuristic search that guesses the first root move's value at 31 empty
+    /// squares, a third of it per empty square fewer (all of it with --without guess-scale);
+    /// 0 or a budget under 10,000: MTD(f) starts at 0.
     #[arg(long, value_name = "N")]
     pub guess_nodes: Option<u64>,
     /// Guess every root move's value, not only the first one's.
@@ -94,6 +96,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         let t = &mut opts.tuning;
         match w.as_str() {
             "table" => t.table = false,
+            "prefetch" => t.prefetch = false,
+            "last-two" => t.last_two = false,
+            "guess-scale" => t.guess_scale = false,
+            "pv-order" => t.pv_order = false,
             "symmetry" => t.symmetry_empties = u32::MAX,
             "etc" => t.etc_empties = u32::MAX,
             "ordering" => t.ordering = false,
@@ -107,9 +113,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "pv-null-window" => t.pv_null_window = false,
             other => {
                 return Err(UsageError(format!(
-                    "unknown technique '{other}' for --without: expected table, symmetry, etc, \
-                     ordering, potential, hash-move, table-ordering, endgame, parallel, stability, \
-                     stable-eval or pv-null-window"
+                    "unknown technique '{other}' for --without: expected table, prefetch, \
+                     symmetry, etc, ordering, potential, hash-move, table-ordering, endgame, \
+                     last-two, parallel, stability, stable-eval, pv-null-window, pv-order or \
+                     guess-scale"
                 ))
                 .into())
             }

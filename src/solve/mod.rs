@@ -17,8 +17,11 @@
 //! [`Tuning`] so it can be measured; BENCHMARKS.md has the figures.
 //!
 //! **Determinism.** Values are exact, so they do not depend on the number of threads. The
-//! principal variation is rebuilt from the exact value by a fixed rule (at each turn the first
-//! move in row-major order that keeps the value), so it does not depend on them either.
+//! principal variation is rebuilt from the exact value by a fixed rule (the first best root move
+//! in row-major order; after it, at each turn the first move that keeps the value in the order
+//! of a fixed depth-2 heuristic search, ties in row-major order), so it does not depend on them
+//! either, nor on the tuning (only [`Tuning::pv_order`] off changes it, to row-major order at
+//! every turn).
 //!
 //! # Examples
 //!
@@ -35,6 +38,7 @@
 //! ```
 
 pub mod endgame;
+pub mod flip;
 pub mod parallel;
 pub mod search;
 pub mod stability;
@@ -69,7 +73,10 @@ pub struct SolveReport {
     /// The winner under perfect play, `None` for a draw.
     pub winner: Option<Side>,
     /// A principal variation: perfect play from the position to the end of the game, passes
-    /// included. At each turn it takes the first move in row-major order that keeps the value.
+    /// included. The first move is the first best one in row-major order; after it, each turn
+    /// takes the first move that keeps the value in the order of a fixed depth-2 heuristic
+    /// search (ties in row-major order), the moves the value search tried first, whose proofs
+    /// are mostly in the table already.
     pub pv: Vec<Move>,
     /// Black's and white's discs at the end of the principal variation.
     pub final_score: (u32, u32),
@@ -306,8 +313,9 @@ impl Solver {
                 Some(&v) => v,
                 None => {
                     let mut s = Searcher::new(&ctx, None);
-                    if opts.tuning.guess_nodes > 0 && (first || opts.tuning.guess_all) {
-                        guess = -s.guess(child.player(), child.opponent(), opts.tuning.guess_nodes);
+                    let budget = guess_budget(&opts.tuning, child.empty().count_ones());
+                    if budget > 0 && (first || opts.tuning.guess_all) {
+                        guess = -s.guess(child.player(), child.opponent(), budget);
                     }
                     first = false;
                     let v = -s.exact(child.player(), child.opponent(), -guess);
@@ -350,9 +358,24 @@ impl Solver {
     }
 }
 
+/// The node budget of the root guess for a position with `empties` empty squares (0: no guess).
+fn guess_budget(t: &Tuning, empties: u32) -> u64 {
+    if !t.guess_scale {
+        return t.guess_nodes;
+    }
+    let budget = (empties..31).fold(t.guess_nodes, |b, _| b / 3);
+    if budget < 10_000 {
+        0
+    } else {
+        budget
+    }
+}
+
 /// Perfect play from `pos` whose value for the side to move is `value`: at each turn the first
-/// move in row-major order whose child keeps the value (tested by a null-window search at the
-/// value, or with [`Tuning::pv_null_window`] off by a search with the window just around it). The root's choice comes from `move_values` (black-relative, times `sign`).
+/// move whose child keeps the value, in the order of [`Searcher::pv_order_key`] on a
+/// default-tuned context (row-major with [`Tuning::pv_order`] off), tested by a null-window
+/// search at the value, or with [`Tuning::pv_null_window`] off by a search with the window just
+/// around it. The root's choice comes from `move_values` (black-relative, times `sign`).
 fn principal_variation(
     ctx: &Ctx<'_>,
     pos: &Position,
@@ -368,6 +391,9 @@ fn principal_variation(
     let mut pos = pos.apply(first).expect("legal turn");
     let mut v = -value;
     let mut s = Searcher::new(ctx, None);
+    // The move order of the PV rule: a fixed shallow search, whatever the tuning.
+    let fixed_ctx = Ctx::new(ctx.table, Tuning::default(), ctx.shape);
+    let mut fixed = Searcher::new(&fixed_ctx, None);
     loop {
         let moves = pos.moves();
         if moves == 0 {
@@ -379,8 +405,17 @@ fn principal_variation(
             v = -v;
             continue;
         }
-        let next = Squares(moves).find_map(|sq| {
-            let child = pos.play(sq)?;
+        let mut order: Vec<(i32, u32, Position)> = Squares(moves)
+            .filter_map(|sq| pos.play(sq).map(|child| (0, sq, child)))
+            .collect();
+        if ctx.tuning.pv_order {
+            for (key, _, child) in &mut order {
+                *key = fixed.pv_order_key(child.player(), child.opponent());
+            }
+            // Stable: equal keys stay in row-major order.
+            order.sort_by_key(|&(key, _, _)| key);
+        }
+        let next = order.into_iter().find_map(|(_, sq, child)| {
             // A null window suffices: no move does better than `v`, so "at least v" is "v".
             let r = if ctx.tuning.pv_null_window {
                 -s.search(child.player(), child.opponent(), -v, -v + 1)
@@ -398,5 +433,8 @@ fn principal_variation(
         pos = child;
         v = -v;
     }
+    drop(fixed);
+    ctx.nodes
+        .fetch_add(fixed_ctx.nodes(), std::sync::atomic::Ordering::Relaxed);
     pv
 }

@@ -8,8 +8,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{flips, legal_moves, Shape, Squares, Symmetry};
+use crate::board::{legal_moves, Shape, Squares, Symmetry};
 
+use super::flip::flips;
 use super::parallel::Abort;
 use super::stability::Stability;
 use super::table::Table;
@@ -30,6 +31,8 @@ const SHALLOW_INF: i32 = 1 << 20;
 pub struct Tuning {
     /// Use the transposition table.
     pub table: bool,
+    /// Prefetch the children's table buckets before probing them (ETC) or searching them.
+    pub prefetch: bool,
     /// Key positions with at least this many empty squares by their symmetry-canonical form
     /// (`u32::MAX` turns it off).
     pub symmetry_empties: u32,
@@ -56,6 +59,8 @@ pub struct Tuning {
     /// Positions with at most this many empty squares go to the special end solver (no table,
     /// parity ordering).
     pub endgame_empties: u32,
+    /// Solve two empty squares by unrolled code in the end solver.
+    pub last_two: bool,
     /// Split null-window nodes with at least this many empty squares among threads
     /// (`u32::MAX` turns the parallel search off).
     pub split_empties: u32,
@@ -73,6 +78,13 @@ pub struct Tuning {
     /// Guess every root move's value (else only the first; the others start from the value of
     /// the move before).
     pub guess_all: bool,
+    /// Scale the guess's budget with the work: `guess_nodes` at 31 empty squares, a third of it
+    /// for each empty square fewer, and no guess below 10,000 nodes (MTD(f) starts at 0).
+    pub guess_scale: bool,
+    /// Rebuild the principal variation taking, at each turn after the root, the first move
+    /// that keeps the value in the order of a fixed shallow search (the moves the value search
+    /// itself tried first, so their proofs are mostly in the table) instead of row-major order.
+    pub pv_order: bool,
     /// Find exact values by a sequence of null-window searches (MTD(f)) instead of one
     /// principal-variation search with the full window (PVS is still used inside).
     pub mtdf: bool,
@@ -82,6 +94,7 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             table: true,
+            prefetch: true,
             symmetry_empties: 26,
             etc_empties: 10,
             ordering: true,
@@ -91,12 +104,15 @@ impl Default for Tuning {
             shallow_empties: 16,
             shallow_depth: 2,
             endgame_empties: 6,
+            last_two: true,
             split_empties: 12,
             stability_empties: 3,
             stable_eval: true,
             pv_null_window: true,
             guess_nodes: 1_000_000,
             guess_all: false,
+            guess_scale: true,
+            pv_order: true,
             mtdf: true,
         }
     }
@@ -317,17 +333,49 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // Moves, with enhanced transposition cutoff on the way.
+        // Moves, with enhanced transposition cutoff on the way. The children's table buckets
+        // are fetched first, so their cache misses overlap each other and the ordering work
+        // (with `prefetch` off each probe waits for memory in turn).
         let mut list = [Cand::default(); 64];
+        let mut child_keys = [(0u64, 0u64); 64];
         let mut n = 0;
         let etc = t.table && n_empty >= t.etc_empties;
+        // Children that probe the table themselves (above the end solver) benefit too.
+        let fetch = t.prefetch && t.table && (etc || n_empty - 1 > t.endgame_empties);
         for sq in Squares(moves) {
             let f = flips(p, o, sq);
-            let bit = 1u64 << sq;
-            let (np, no) = (o ^ f, p | f | bit);
+            if etc || fetch {
+                let bit = 1u64 << sq;
+                let (np, no) = (o ^ f, p | f | bit);
+                let (cp, co) = if etc {
+                    let (cp, co, _) = self.key(np, no, n_empty - 1);
+                    (cp, co)
+                } else {
+                    (np, no)
+                };
+                if fetch {
+                    ctx.table.prefetch(cp, co);
+                }
+                child_keys[n] = (cp, co);
+            }
+            list[n] = Cand {
+                sq,
+                flips: f,
+                key: 0,
+            };
+            n += 1;
+        }
+        let list = &mut list[..n];
+        if t.ordering {
+            for c in list.iter_mut() {
+                let bit = 1u64 << c.sq;
+                let (np, no) = (o ^ c.flips, p | c.flips | bit);
+                c.key = self.order_key(np, no, empty ^ bit, bit);
+            }
+        }
+        for (c, &(cp, co)) in list.iter_mut().zip(&child_keys) {
             let mut known = None;
             if etc {
-                let (cp, co, _) = self.key(np, no, n_empty - 1);
                 if let Some(b) = ctx.table.get(cp, co) {
                     if -b.upper >= beta {
                         return -b.upper;
@@ -335,19 +383,12 @@ impl<'a> Searcher<'a> {
                     known = (b.upper < 64).then_some(b.upper);
                 }
             }
-            let key = if Some(sq) == hash_move {
-                i32::MIN
+            if Some(c.sq) == hash_move {
+                c.key = i32::MIN;
             } else if let (Some(upper), true) = (known, t.table_ordering) {
-                -10_000 + 32 * upper
-            } else if t.ordering {
-                self.order_key(np, no, empty ^ bit, bit)
-            } else {
-                0
-            };
-            list[n] = Cand { sq, flips: f, key };
-            n += 1;
+                c.key = -10_000 + 32 * upper;
+            }
         }
-        let list = &mut list[..n];
         if n_empty >= t.shallow_empties && t.ordering {
             for c in list.iter_mut() {
                 if c.key > -5_000 {
@@ -471,6 +512,15 @@ impl<'a> Searcher<'a> {
             _ => 0,
         };
         v.clamp(-sq, sq)
+    }
+
+    /// The ordering key of the principal variation's moves for the position `(p, o)` reached
+    /// by a move (opponent to move): the shallow search's value for the opponent, so lower
+    /// first. Independent of the table and the thread count; the tuning's evaluation switches
+    /// apply, so callers pass a searcher on a default-tuned context for a fixed rule.
+    pub(super) fn pv_order_key(&mut self, p: u64, o: u64) -> i32 {
+        let empty = self.ctx.mask & !(p | o);
+        self.shallow(p, o, empty, 2, -SHALLOW_INF, SHALLOW_INF)
     }
 
     /// A heuristic evaluation for the side to move: mobility (corners double) and corners.

@@ -69,6 +69,8 @@ impl Table {
             1usize << (usize::BITS - 1 - want.leading_zeros())
         };
         let mut entries = Vec::with_capacity(2 * buckets);
+        // Every probe is a random access: with 4 KiB pages each one also misses the TLB.
+        crate::memory::advise_huge_pages(&entries);
         entries.resize_with(2 * buckets, Entry::default);
         Table {
             entries,
@@ -96,6 +98,28 @@ impl Table {
             .wrapping_mul(0xBF58_476D_1CE4_E5B9);
         let h = h ^ (h >> 29);
         2 * ((h as usize) & self.bucket_mask)
+    }
+
+    /// Asks the processor to start loading the bucket of `(p, o)` into the cache, so that a
+    /// [`Table::get`] a little later does not wait for memory. Probes are random accesses to a
+    /// table far larger than the caches; the children's probes at a node are independent, so
+    /// their misses can overlap (see BENCHMARKS.md, third round).
+    #[inline]
+    pub fn prefetch(&self, p: u64, o: u64) {
+        let b = self.bucket(p, o);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let first = std::ptr::from_ref(&self.entries[b]).cast::<i8>();
+            // A bucket is 48 bytes and may straddle two cache lines: fetch both ends.
+            let last = std::ptr::from_ref(&self.entries[b + 1]).cast::<i8>();
+            // SAFETY: a prefetch is only a hint to the cache; it never faults and reads nothing
+            // into the program, and both pointers point into the live entries.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(last.wrapping_add(ENTRY_BYTES - 1));
+            }
+        }
     }
 
     /// The bounds stored for `(p, o)`, if any.

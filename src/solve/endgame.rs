@@ -1,13 +1,18 @@
 //! The special solver for the last few empty squares: no table, no move list, squares tried in
 //! regions of odd parity first, and the last square counted without playing it.
 
-use crate::board::Squares;
+use crate::board::{flips, last_flip_count, Squares};
 
-use super::flip::flips;
-use super::search::{final_score, Searcher};
+#[cfg(target_arch = "x86_64")]
+use super::search::V3;
+use super::search::{final_score, Portable, Searcher};
 
-impl Searcher<'_> {
+/// The end solver, in each copy of the search (see [`super::search::searcher`]).
+macro_rules! searcher_endgame {
+    ($L:ty; $(#[$attr:meta])*) => {
+impl Searcher<'_, $L> {
     /// Fail-soft alpha-beta of `(p, o)` whose empty squares are `empty` (`n` of them).
+    $(#[$attr])*
     pub(super) fn endgame(
         &mut self,
         p: u64,
@@ -73,11 +78,21 @@ impl Searcher<'_> {
         }
     }
 }
+    };
+}
 
-impl Searcher<'_> {
+searcher_endgame!(Portable;);
+#[cfg(target_arch = "x86_64")]
+searcher_endgame!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+
+/// The last two empty squares, in each copy of the search.
+macro_rules! searcher_last_two {
+    ($L:ty; $(#[$attr:meta])*) => {
+impl Searcher<'_, $L> {
     /// [`Searcher::endgame`] with two empty squares `x1 < x2` (parity orders them row-major:
     /// either both regions are odd or both squares share an even one), unrolled: no square
     /// loop, no parity, the last square counted at once. Visits and counts the same nodes.
+    $(#[$attr])*
     fn last_two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
         let mut best = -super::search::INF;
@@ -105,17 +120,25 @@ impl Searcher<'_> {
         }
     }
 }
+    };
+}
+
+searcher_last_two!(Portable;);
+#[cfg(target_arch = "x86_64")]
+searcher_last_two!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 
 /// The final score for the side to move when only square `sq` is empty: it plays there if it
-/// can, else the opponent does if it can, else the board stays as it is.
-#[inline]
+/// can, else the opponent does if it can, else the board stays as it is. With one empty square
+/// the flip counts come from line lookups ([`last_flip_count`]). Always inlined, so compiled
+/// with the features of the copy of the search that calls it.
+#[inline(always)]
 fn last_square(p: u64, o: u64, sq: u32) -> i32 {
     let base = final_score(p, o);
-    let f = flips(p, o, sq).count_ones() as i32;
+    let f = last_flip_count(p, sq) as i32;
     if f != 0 {
         return base + 1 + 2 * f;
     }
-    let g = flips(o, p, sq).count_ones() as i32;
+    let g = last_flip_count(o, sq) as i32;
     if g != 0 {
         base - 1 - 2 * g
     } else {

@@ -38,7 +38,6 @@
 //! ```
 
 pub mod endgame;
-pub mod flip;
 pub mod parallel;
 pub mod search;
 pub mod stability;
@@ -53,7 +52,7 @@ use crate::board::{Move, Position, Shape, Side, Squares};
 use crate::progress::Progress;
 
 pub use search::Tuning;
-use search::{Ctx, Searcher};
+use search::{searcher, Ctx};
 use table::Table;
 
 /// What to compute besides the value.
@@ -255,7 +254,7 @@ impl Solver {
     pub fn value(&mut self, pos: &Position) -> i32 {
         self.prepare(pos.shape());
         let ctx = Ctx::new(&self.table, self.tuning, pos.shape());
-        let mut s = Searcher::new(&ctx, None);
+        let mut s = searcher(&ctx);
         s.exact(pos.player(), pos.opponent(), 0)
     }
 
@@ -266,7 +265,7 @@ impl Solver {
     pub fn window(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         self.prepare(pos.shape());
         let ctx = Ctx::new(&self.table, self.tuning, pos.shape());
-        let mut s = Searcher::new(&ctx, None);
+        let mut s = searcher(&ctx);
         s.search(pos.player(), pos.opponent(), alpha, beta)
     }
 
@@ -312,7 +311,7 @@ impl Solver {
             let v = match by_class.get(&key) {
                 Some(&v) => v,
                 None => {
-                    let mut s = Searcher::new(&ctx, None);
+                    let mut s = searcher(&ctx);
                     let budget = guess_budget(&opts.tuning, child.empty().count_ones());
                     if budget > 0 && (first || opts.tuning.guess_all) {
                         guess = -s.guess(child.player(), child.opponent(), budget);
@@ -390,10 +389,10 @@ fn principal_variation(
     pv.push(first);
     let mut pos = pos.apply(first).expect("legal turn");
     let mut v = -value;
-    let mut s = Searcher::new(ctx, None);
+    let mut s = searcher(ctx);
     // The move order of the PV rule: a fixed shallow search, whatever the tuning.
     let fixed_ctx = Ctx::new(ctx.table, Tuning::default(), ctx.shape);
-    let mut fixed = Searcher::new(&fixed_ctx, None);
+    let mut fixed = searcher(&fixed_ctx);
     loop {
         let moves = pos.moves();
         if moves == 0 {

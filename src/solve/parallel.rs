@@ -14,7 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::search::{Cand, Searcher, INF};
+#[cfg(target_arch = "x86_64")]
+use super::search::V3;
+use super::search::{Cand, Portable, Searcher, INF};
 
 /// The stop flag of one split, chained to the flags of the splits around it.
 #[derive(Debug)]
@@ -39,10 +41,14 @@ impl Abort<'_> {
     }
 }
 
-impl Searcher<'_> {
+/// The split, in each copy of the search (see [`super::search::searcher`]).
+macro_rules! searcher_split {
+    ($L:ty; $(#[$attr:meta])*) => {
+impl Searcher<'_, $L> {
     /// Searches the moves `rest` of `(p, o)` in parallel with the null window `(alpha, beta)`.
     /// Returns the best complete result and its move (`-INF` if none finished because a split
     /// around this one was cut off).
+    $(#[$attr])*
     pub(super) fn split(
         &mut self,
         p: u64,
@@ -62,7 +68,7 @@ impl Searcher<'_> {
                 if abort.is_set() {
                     return (-INF, c.sq);
                 }
-                let mut s = Searcher::new(ctx, Some(&abort));
+                let mut s = Searcher::<$L>::new(ctx, Some(&abort));
                 let (np, no) = (o ^ c.flips, p | c.flips | (1u64 << c.sq));
                 let v = -s.search(np, no, -beta, -alpha);
                 if s.aborted() {
@@ -86,3 +92,9 @@ impl Searcher<'_> {
             )
     }
 }
+    };
+}
+
+searcher_split!(Portable;);
+#[cfg(target_arch = "x86_64")]
+searcher_split!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);

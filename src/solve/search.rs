@@ -5,12 +5,17 @@
 //! other side's at the end of the game, empty squares counting for nobody), in `-64..=64`. Every
 //! search is *fail-soft*: a result `r` of a search with window `(alpha, beta)` is the exact value
 //! when `alpha < r < beta`, an upper bound when `r <= alpha` and a lower bound when `r >= beta`.
+//!
+//! The search is compiled twice: for any CPU, and for x86-64-v3 CPUs (hardware `popcnt` and
+//! `lzcnt`, AVX2), whose copy solves about a fifth faster. `Searcher<L>` is one copy (`L` is
+//! [`Portable`] or [`V3`]); the methods of each are stamped out by a macro, every one marked
+//! with that copy's target features, and [`searcher`] picks the copy the CPU can run.
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{legal_moves, Shape, Squares, Symmetry};
+use crate::board::{flips, legal_moves, Shape, Squares, Symmetry};
 
-use super::flip::flips;
 use super::parallel::Abort;
 use super::stability::Stability;
 use super::table::Table;
@@ -178,13 +183,15 @@ impl<'a> Ctx<'a> {
 
 /// One thread's search: a reference to the shared context, its own node count, and the abort
 /// flags of the parallel splits it works under.
-pub struct Searcher<'a> {
+pub struct Searcher<'a, L = Portable> {
     pub(super) ctx: &'a Ctx<'a>,
     pub(super) nodes: u64,
     pub(super) abort: Option<&'a Abort<'a>>,
+    /// Which copy of the search this is.
+    level: PhantomData<L>,
 }
 
-impl Drop for Searcher<'_> {
+impl<L> Drop for Searcher<'_, L> {
     fn drop(&mut self) {
         self.ctx.nodes.fetch_add(self.nodes, Ordering::Relaxed);
     }
@@ -224,25 +231,32 @@ fn inverse(s: Symmetry) -> Symmetry {
     }
 }
 
-impl<'a> Searcher<'a> {
+/// The search, compiled once for any CPU ([`Portable`]) and once for x86-64-v3 CPUs ([`V3`]:
+/// hardware `popcnt`, `lzcnt`, BMI and AVX2), the copy chosen at run time by [`searcher`].
+macro_rules! searcher_core {
+    ($L:ty; $(#[$attr:meta])*) => {
+impl<'a> Searcher<'a, $L> {
     /// A searcher on `ctx`, under the abort flags `abort` (none at the top).
     #[must_use]
-    pub fn new(ctx: &'a Ctx<'a>, abort: Option<&'a Abort<'a>>) -> Searcher<'a> {
+    pub(super) fn new(ctx: &'a Ctx<'a>, abort: Option<&'a Abort<'a>>) -> Self {
         Searcher {
             ctx,
             nodes: 0,
             abort,
+            level: PhantomData,
         }
     }
 
     /// Whether a parallel split above this searcher has been cut off (its result is unused).
     #[inline]
+    $(#[$attr])*
     pub(super) fn aborted(&self) -> bool {
         self.abort.is_some_and(Abort::is_set)
     }
 
     /// The table key of `(p, o)` and the symmetry that maps the position onto it.
     #[inline]
+    $(#[$attr])*
     fn key(&self, p: u64, o: u64, empties: u32) -> (u64, u64, Symmetry) {
         if empties < self.ctx.tuning.symmetry_empties {
             return (p, o, Symmetry::Identity);
@@ -260,7 +274,8 @@ impl<'a> Searcher<'a> {
 
     /// The exact value of `(p, o)` for the side to move, by the configured driver; MTD(f)
     /// starts its null-window tests at `guess`.
-    pub fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
+    $(#[$attr])*
+    pub(super) fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
         if !self.ctx.tuning.mtdf {
             return self.search(p, o, -INF, INF);
         }
@@ -282,7 +297,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// Fail-soft principal-variation search of `(p, o)` with window `(alpha, beta)`.
-    pub fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    $(#[$attr])*
+    pub(super) fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
         let ctx = self.ctx;
         let t = ctx.tuning;
         let empty = ctx.mask & !(p | o);
@@ -470,6 +486,7 @@ impl<'a> Searcher<'a> {
     /// (empty squares count for nobody). Returns that upper bound when it is at or below
     /// `alpha` (a fail-soft fail low).
     #[inline]
+    $(#[$attr])*
     pub(super) fn stability_cutoff(&self, p: u64, o: u64, alpha: i32) -> Option<i32> {
         let ctx = self.ctx;
         // Cheap test first: even if every disc of the other side were stable.
@@ -483,6 +500,7 @@ impl<'a> Searcher<'a> {
     /// A cheap estimate of the value of `(p, o)` for the side to move, in the units of
     /// [`Searcher::shallow`] (heuristic points, or 1000 per disc at the end of the game): an
     /// alpha-beta search to `depth` plies with the heuristic evaluation at the leaves.
+    $(#[$attr])*
     fn estimate_raw(&mut self, p: u64, o: u64, depth: u32) -> i32 {
         let empty = self.ctx.mask & !(p | o);
         self.shallow(p, o, empty, depth, -SHALLOW_INF, SHALLOW_INF)
@@ -492,7 +510,8 @@ impl<'a> Searcher<'a> {
     /// iterative deepening of the heuristic search until it has spent `budget` nodes, the last
     /// two depths averaged (the evaluation swings with the side that moved last), converted at
     /// about three points per disc. Deterministic: one thread, no table.
-    pub fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
+    $(#[$attr])*
+    pub(super) fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
         let empties = (self.ctx.mask & !(p | o)).count_ones();
         let start = self.nodes;
         let mut last = None;
@@ -518,6 +537,7 @@ impl<'a> Searcher<'a> {
     /// by a move (opponent to move): the shallow search's value for the opponent, so lower
     /// first. Independent of the table and the thread count; the tuning's evaluation switches
     /// apply, so callers pass a searcher on a default-tuned context for a fixed rule.
+    $(#[$attr])*
     pub(super) fn pv_order_key(&mut self, p: u64, o: u64) -> i32 {
         let empty = self.ctx.mask & !(p | o);
         self.shallow(p, o, empty, 2, -SHALLOW_INF, SHALLOW_INF)
@@ -525,6 +545,7 @@ impl<'a> Searcher<'a> {
 
     /// A heuristic evaluation for the side to move: mobility (corners double) and corners.
     #[inline]
+    $(#[$attr])*
     fn evaluate(&self, p: u64, o: u64, empty: u64) -> i32 {
         let c = self.ctx.corners;
         let mp = legal_moves(p, o, empty);
@@ -544,6 +565,7 @@ impl<'a> Searcher<'a> {
 
     /// Fail-soft alpha-beta to `depth` plies with [`Searcher::evaluate`] at the leaves and the
     /// real score (scaled past any evaluation) at the end of the game: for move ordering only.
+    $(#[$attr])*
     fn shallow(
         &mut self,
         p: u64,
@@ -586,6 +608,7 @@ impl<'a> Searcher<'a> {
     /// fewest opponent replies first (corner replies counting double), then corners, then moves
     /// into a region with an odd number of empty squares.
     #[inline]
+    $(#[$attr])*
     fn order_key(&self, np: u64, no: u64, empty: u64, bit: u64) -> i32 {
         let ctx = self.ctx;
         let replies = legal_moves(np, no, empty);
@@ -604,5 +627,111 @@ impl<'a> Searcher<'a> {
             }
         }
         key
+    }
+}
+    };
+}
+
+searcher_core!(Portable;);
+#[cfg(target_arch = "x86_64")]
+searcher_core!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+
+/// The copy of the search compiled for any CPU.
+#[derive(Debug)]
+pub struct Portable;
+
+/// The copy of the search compiled for x86-64-v3 CPUs. A `Searcher<V3>` is made only by
+/// [`searcher`] after checking the CPU, or inside that copy's own parallel splits.
+#[derive(Debug)]
+pub struct V3;
+
+/// What the root driver asks of a searcher, whichever copy of the search it runs.
+pub trait Search {
+    /// The exact value of `(p, o)` for the side to move (MTD(f) from `guess`).
+    fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32;
+    /// A fail-soft search of `(p, o)` with the window `(alpha, beta)`.
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32;
+    /// A heuristic guess of the value of `(p, o)` from about `budget` nodes.
+    fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32;
+    /// The key that orders the moves of the principal variation (smaller first).
+    fn pv_order_key(&mut self, p: u64, o: u64) -> i32;
+}
+
+macro_rules! search_api {
+    ($L:ty, $($unsafe:ident)?) => {
+        impl Search for Searcher<'_, $L> {
+            fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
+                // SAFETY: see `searcher`: this copy exists only on a CPU that has its features.
+                $($unsafe)? { Searcher::<'_, $L>::exact(self, p, o, guess) }
+            }
+            fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+                // SAFETY: as above.
+                $($unsafe)? { Searcher::<'_, $L>::search(self, p, o, alpha, beta) }
+            }
+            fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
+                // SAFETY: as above.
+                $($unsafe)? { Searcher::<'_, $L>::guess(self, p, o, budget) }
+            }
+            fn pv_order_key(&mut self, p: u64, o: u64) -> i32 {
+                // SAFETY: as above.
+                $($unsafe)? { Searcher::<'_, $L>::pv_order_key(self, p, o) }
+            }
+        }
+    };
+}
+
+search_api!(Portable,);
+#[cfg(target_arch = "x86_64")]
+search_api!(V3, unsafe);
+
+/// A searcher on `ctx` running the fastest copy of the search this CPU has ([`crate::cpu`]):
+/// the x86-64-v3 copy solves about a quarter faster than the portable one.
+#[must_use]
+pub fn searcher<'a>(ctx: &'a Ctx<'a>) -> Box<dyn Search + 'a> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::level() >= crate::cpu::Level::V3 {
+        return Box::new(Searcher::<V3>::new(ctx, None));
+    }
+    Box::new(Searcher::<Portable>::new(ctx, None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Xoshiro256;
+
+    #[test]
+    fn every_copy_agrees() {
+        // The portable copy of the search, which this CPU may never run otherwise, against the
+        // copy `searcher` chooses: the same value and the same number of nodes (one searcher,
+        // no parallel split, a fresh table each) on 6x6 positions of 16 empty squares from
+        // seeded random games.
+        let shape = Shape::square(6).unwrap();
+        let tuning = Tuning {
+            split_empties: u32::MAX,
+            ..Tuning::default()
+        };
+        let mut rng = Xoshiro256::from_seed(11);
+        for _ in 0..30 {
+            let mut pos = shape.start();
+            while pos.empty().count_ones() > 16 && !pos.is_over() {
+                let turns = pos.legal_turns();
+                pos = pos
+                    .apply(turns[rng.below(turns.len() as u32) as usize])
+                    .unwrap();
+            }
+            let (p, o) = (pos.player(), pos.opponent());
+            let run = |portable: bool| {
+                let table = Table::new(8);
+                let ctx = Ctx::new(&table, tuning, shape);
+                let v = if portable {
+                    Searcher::<Portable>::new(&ctx, None).exact(p, o, 0)
+                } else {
+                    searcher(&ctx).exact(p, o, 0)
+                };
+                (v, ctx.nodes())
+            };
+            assert_eq!(run(true), run(false));
+        }
     }
 }

@@ -98,8 +98,10 @@ impl Stability {
     }
 
     /// A subset of `p`'s discs that can never be flipped, in a position where the other side
-    /// owns `o` (`p` and `o` on the board, disjoint).
+    /// owns `o` (`p` and `o` on the board, disjoint). Always inlined, so compiled with the
+    /// features of the copy of the search that calls it.
     #[must_use]
+    #[inline(always)]
     pub fn stable(&self, p: u64, o: u64) -> u64 {
         let full = full_lines(p | o, self.mask);
         let mut protected = self.edges;

@@ -275,7 +275,7 @@ fn five_by_five_after_c2_reference() {
 }
 
 #[test]
-#[ignore = "about an hour on two cores: cargo test --release --test count_cli -- --ignored dfs_five"]
+#[ignore = "about 20 minutes on two cores: cargo test --release --test count_cli -- --ignored dfs_five"]
 fn dfs_five_by_five_after_c2_reference() {
     // blog, 2008-05-03 (REFERENCE.md): 189,174,688,641 games after c2.
     let d = dir("5x5-c2-dfs");

@@ -77,18 +77,7 @@ impl Searcher<'_, $L> {
             final_score(p, o)
         }
     }
-}
-    };
-}
 
-searcher_endgame!(Portable;);
-#[cfg(target_arch = "x86_64")]
-searcher_endgame!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
-
-/// The last two empty squares, in each copy of the search.
-macro_rules! searcher_last_two {
-    ($L:ty; $(#[$attr:meta])*) => {
-impl Searcher<'_, $L> {
     /// [`Searcher::endgame`] with two empty squares `x1 < x2` (parity orders them row-major:
     /// either both regions are odd or both squares share an even one), unrolled: no square
     /// loop, no parity, the last square counted at once. Visits and counts the same nodes.
@@ -123,9 +112,9 @@ impl Searcher<'_, $L> {
     };
 }
 
-searcher_last_two!(Portable;);
+searcher_endgame!(Portable;);
 #[cfg(target_arch = "x86_64")]
-searcher_last_two!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+searcher_endgame!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 
 /// The final score for the side to move when only square `sq` is empty: it plays there if it
 /// can, else the opponent does if it can, else the board stays as it is. With one empty square

@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use super::checkpoint::DfsCheckpoint;
 use super::{add_scaled, class_key, normalize, Class, CountError, CountOptions, MethodResult};
 use crate::board::{flips, last_flip_count, legal_moves, Position, Squares};
+#[cfg(target_arch = "x86_64")]
 use crate::cpu::Level;
 use crate::progress::Progress;
 
@@ -175,7 +176,7 @@ pub(crate) fn subtree(pos: &Position, stride: usize) -> Vec<u64> {
     tally
 }
 
-/// Defines the walk over exactly `$n` empty squares (3 to 5): the flips of every empty square
+/// Defines the walk over exactly `$n` empty squares (3 or 4): the flips of every empty square
 /// first (independent computations the CPU overlaps; a square that flips nothing is no move,
 /// so passes show on the way), then each move, handed to `$child`, the walk over one square
 /// fewer. `passed`: the other side has just passed, so no move here ends the game.

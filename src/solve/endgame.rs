@@ -112,9 +112,7 @@ impl Searcher<'_, $L> {
     };
 }
 
-searcher_endgame!(Portable;);
-#[cfg(target_arch = "x86_64")]
-searcher_endgame!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+super::search::each_copy!(searcher_endgame);
 
 /// The final score for the side to move when only square `sq` is empty: it plays there if it
 /// can, else the opponent does if it can, else the board stays as it is. With one empty square

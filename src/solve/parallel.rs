@@ -95,6 +95,4 @@ impl Searcher<'_, $L> {
     };
 }
 
-searcher_split!(Portable;);
-#[cfg(target_arch = "x86_64")]
-searcher_split!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+super::search::each_copy!(searcher_split);

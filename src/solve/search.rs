@@ -183,7 +183,7 @@ impl<'a> Ctx<'a> {
 
 /// One thread's search: a reference to the shared context, its own node count, and the abort
 /// flags of the parallel splits it works under.
-pub struct Searcher<'a, L = Portable> {
+pub struct Searcher<'a, L> {
     pub(super) ctx: &'a Ctx<'a>,
     pub(super) nodes: u64,
     pub(super) abort: Option<&'a Abort<'a>>,
@@ -632,9 +632,19 @@ impl<'a> Searcher<'a, $L> {
     };
 }
 
-searcher_core!(Portable;);
-#[cfg(target_arch = "x86_64")]
-searcher_core!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+/// Stamps out the methods defined by the macro `$m` for each copy of the search: the portable
+/// one, and on x86-64 the one marked with the x86-64-v3 features (those `cpu::level` checks for
+/// `Level::V3`). One place for the list, used by `search.rs`, `endgame.rs` and `parallel.rs`.
+macro_rules! each_copy {
+    ($m:ident) => {
+        $m!(Portable;);
+        #[cfg(target_arch = "x86_64")]
+        $m!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+    };
+}
+pub(super) use each_copy;
+
+each_copy!(searcher_core);
 
 /// The copy of the search compiled for any CPU.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 //! discs and finding the end of a run then take a dozen instructions instead of one, and the
 //! flips of the eight directions cannot be computed in vector registers. The hottest loops are
 //! therefore compiled again for the x86-64-v3 level (AVX2: Haswell, 2013, and Zen, 2017,
-//! onwards), the dfs walk also for the x86-64-v4 level (AVX-512, with a vector `lzcnt`; the
+//! onwards), the dfs walk and dp's expansion also for the x86-64-v4 level (AVX-512, with a vector `lzcnt`; the
 //! solver measured no faster there), and [`level`] chooses at run time, so one binary runs
 //! everywhere and fast where it can. `REVERSI_CPU=portable` (or
 //! `v3`) caps the level, to compare the copies or to test them.

@@ -111,7 +111,7 @@ impl Packer {
         pk
     }
 
-    #[inline]
+    #[inline(always)]
     fn pack(&self, b: u64) -> u64 {
         let mut out = 0;
         for r in 0..self.rows {
@@ -120,7 +120,7 @@ impl Packer {
         out
     }
 
-    #[inline]
+    #[inline(always)]
     fn unpack(&self, d: u64) -> u64 {
         let mut out = 0;
         for r in 0..self.rows {
@@ -131,7 +131,7 @@ impl Packer {
 }
 
 /// The finaliser of splitmix64: a bijection of `u64` that mixes every bit into every bit.
-#[inline]
+#[inline(always)]
 fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -141,11 +141,11 @@ fn mix(mut x: u64) -> u64 {
 impl Key for u64 {
     const BYTES: usize = 8;
     const FREE: u64 = 0;
-    #[inline]
+    #[inline(always)]
     fn encode(pk: &Packer, p: u64, o: u64) -> u64 {
         pk.pack(p) | (pk.pack(o) << 32)
     }
-    #[inline]
+    #[inline(always)]
     fn canonical(pk: &Packer, p: u64, o: u64) -> u64 {
         let (p, o) = (pk.pack(p) as u32, pk.pack(o) as u32);
         let (pb, ob) = (p.to_le_bytes(), o.to_le_bytes());
@@ -160,11 +160,11 @@ impl Key for u64 {
         }
         best
     }
-    #[inline]
+    #[inline(always)]
     fn decode(self, pk: &Packer) -> (u64, u64) {
         (pk.unpack(self & 0xFFFF_FFFF), pk.unpack(self >> 32))
     }
-    #[inline]
+    #[inline(always)]
     fn hash(self) -> u64 {
         mix(self)
     }
@@ -237,6 +237,16 @@ pub(crate) trait Slot<const N: usize>: Copy + Send + Sync + 'static {
     fn pack(key: Self::K, counts: [u64; N]) -> Option<Self>;
     /// The key (the default key for a free slot).
     fn key(&self) -> Self::K;
+    /// Whether the slot holds no position (as a free slot of a table).
+    #[inline(always)]
+    fn is_free(&self) -> bool {
+        self.key() == Self::K::FREE
+    }
+    /// Whether `self` and `other` hold the same position.
+    #[inline(always)]
+    fn same_key(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
     /// The path counts.
     fn counts(&self) -> [u64; N];
     /// Adds the counts of `other`, which has the same key; `false` if a sum does not fit.
@@ -249,15 +259,15 @@ impl<K: Key, const N: usize> Slot<N> for Entry<K, N> {
         key: K::FREE,
         counts: [0; N],
     };
-    #[inline]
+    #[inline(always)]
     fn pack(key: K, counts: [u64; N]) -> Option<Self> {
         Some(Entry { key, counts })
     }
-    #[inline]
+    #[inline(always)]
     fn key(&self) -> K {
         self.key
     }
-    #[inline]
+    #[inline(always)]
     fn counts(&self) -> [u64; N] {
         self.counts
     }
@@ -270,6 +280,8 @@ impl<K: Key, const N: usize> Slot<N> for Entry<K, N> {
 /// Bits of each count in a [`Packed2`].
 const PACKED_COUNT_BITS: u32 = 39;
 const PACKED_COUNT_MASK: u128 = (1 << PACKED_COUNT_BITS) - 1;
+/// The key's bits in a [`Packed2`].
+const PACKED_KEY_MASK: u64 = (1 << 50) - 1;
 
 /// Two classes on a board of at most 25 squares in 16 bytes instead of 24: the key's two
 /// 25-bit disc sets in bits 0..50, the counts in bits 50..89 and 89..128. Counts of 2^39
@@ -281,7 +293,7 @@ pub(crate) struct Packed2(u128);
 impl Slot<2> for Packed2 {
     type K = u64;
     const FREE: Self = Packed2(0);
-    #[inline]
+    #[inline(always)]
     fn pack(key: u64, counts: [u64; 2]) -> Option<Self> {
         let dense = (key & 0x1FF_FFFF) | ((key >> 32) << 25);
         let fits = key >> 57 == 0 && (key >> 25) & 0x7F == 0;
@@ -289,17 +301,25 @@ impl Slot<2> for Packed2 {
         (fits && a <= PACKED_COUNT_MASK && b <= PACKED_COUNT_MASK)
             .then(|| Packed2(u128::from(dense) | (a << 50) | (b << 89)))
     }
-    #[inline]
+    #[inline(always)]
     fn key(&self) -> u64 {
         let dense = (self.0 as u64) & ((1 << 50) - 1);
         (dense & 0x1FF_FFFF) | ((dense >> 25) << 32)
     }
-    #[inline]
+    #[inline(always)]
     fn counts(&self) -> [u64; 2] {
         [
             ((self.0 >> 50) & PACKED_COUNT_MASK) as u64,
             (self.0 >> 89) as u64,
         ]
+    }
+    #[inline(always)]
+    fn is_free(&self) -> bool {
+        (self.0 as u64) & PACKED_KEY_MASK == 0
+    }
+    #[inline(always)]
+    fn same_key(&self, other: &Self) -> bool {
+        ((self.0 ^ other.0) as u64) & PACKED_KEY_MASK == 0
     }
     #[inline]
     fn add(&mut self, other: &Self) -> bool {
@@ -323,7 +343,7 @@ pub(crate) struct Layer<S, const N: usize> {
 }
 
 /// The partition of a hash among `n` (the high 32 bits, scaled).
-#[inline]
+#[inline(always)]
 fn partition(hash: u64, n: usize) -> usize {
     (((hash >> 32) * n as u64) >> 32) as usize
 }
@@ -394,7 +414,7 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
     }
 
     /// Adds `e` (whose key hashes to `hash`); `false` if a count overflowed.
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, e: S, hash: u64) -> bool {
         // Grow at a load of 7/8, by half: the keys are well mixed, so probe runs stay short.
         if 8 * (self.len + 1) > 7 * self.slots.len() {
@@ -404,11 +424,10 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
         let mut i = (((hash & 0xFFFF_FFFF) * cap as u64) >> 32) as usize;
         loop {
             let s = &mut self.slots[i];
-            let key = s.key();
-            if key == e.key() {
+            if s.same_key(&e) {
                 return s.add(&e);
             }
-            if key == S::K::FREE {
+            if s.is_free() {
                 *s = e;
                 self.len += 1;
                 return true;
@@ -464,6 +483,8 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
         let _ = i;
     }
 
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let cap = (self.slots.len() * 3 / 2).max(64);
         let old = std::mem::take(&mut self.slots);
@@ -677,7 +698,12 @@ fn expand<S: Slot<N>, const N: usize>(
     let per_half = partitions_for(guess, entry_bytes);
     let n_parts = 2 * per_half;
     let initial = guess / n_parts * 8 / 7;
-    let mut tables: Vec<Table<S, N>> = (0..n_parts).map(|_| Table::new(initial)).collect();
+    // Filling the tables with free slots is the first touch of their memory (page faults,
+    // zeroing by the system): in parallel, it took a tenth of the run on one thread.
+    let mut tables: Vec<Table<S, N>> = (0..n_parts)
+        .into_par_iter()
+        .map(|_| Table::new(initial))
+        .collect();
     let pool: Mutex<Vec<Local<S>>> = Mutex::new(Vec::new());
     let mut ok = true;
     let mut i = 0;
@@ -708,9 +734,7 @@ fn expand<S: Slot<N>, const N: usize>(
                     })
                 },
                 |mut l, &(chunk, btm)| {
-                    for e in chunk {
-                        l.ok &= expand_one(e, btm, pk, mask, stride, per_half, &mut l);
-                    }
+                    l.ok &= expand_chunk(chunk, btm, pk, mask, stride, per_half, &mut l);
                     l
                 },
             )
@@ -765,9 +789,86 @@ fn expand<S: Slot<N>, const N: usize>(
     })
 }
 
+/// Stages the children of the entries of `chunk` in `l` (see [`expand_one`]), with the copy of
+/// the code compiled for the CPU's instructions (`cpu::level`): population counts, BMI2 shifts
+/// and AVX2 or AVX-512 flips make the expansion about a fifth faster than the portable copy.
+/// Results are identical (a test checks it).
+#[allow(clippy::too_many_arguments)]
+fn expand_chunk<S: Slot<N>, const N: usize>(
+    chunk: &[S],
+    btm: bool,
+    pk: &Packer,
+    mask: u64,
+    stride: usize,
+    per_half: usize,
+    l: &mut Local<S>,
+) -> bool {
+    match crate::cpu::level() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `cpu::level` found the features this copy is compiled for.
+        crate::cpu::Level::V4 => unsafe { v4::chunk(chunk, btm, pk, mask, stride, per_half, l) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        crate::cpu::Level::V3 => unsafe { v3::chunk(chunk, btm, pk, mask, stride, per_half, l) },
+        _ => expand_all(chunk, btm, pk, mask, stride, per_half, l),
+    }
+}
+
+/// [`expand_one`] on every entry of `chunk`; always inlined, so each copy below compiles it
+/// with its own instructions.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn expand_all<S: Slot<N>, const N: usize>(
+    chunk: &[S],
+    btm: bool,
+    pk: &Packer,
+    mask: u64,
+    stride: usize,
+    per_half: usize,
+    l: &mut Local<S>,
+) -> bool {
+    let mut ok = true;
+    for e in chunk {
+        ok &= expand_one(e, btm, pk, mask, stride, per_half, l);
+    }
+    ok
+}
+
+/// Stamps out a copy of [`expand_all`] compiled with the target features of one CPU level.
+macro_rules! expanders {
+    ($($name:ident: $features:literal;)*) => {$(
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            use super::{expand_all, Local, Packer, Slot};
+            /// [`expand_all`] compiled with these target features.
+            ///
+            /// # Safety
+            /// The CPU must have the features (checked by `cpu::level`).
+            #[allow(clippy::too_many_arguments)]
+            #[target_feature(enable = $features)]
+            pub(super) unsafe fn chunk<S: Slot<N>, const N: usize>(
+                chunk: &[S],
+                btm: bool,
+                pk: &Packer,
+                mask: u64,
+                stride: usize,
+                per_half: usize,
+                l: &mut Local<S>,
+            ) -> bool {
+                expand_all(chunk, btm, pk, mask, stride, per_half, l)
+            }
+        }
+    )*};
+}
+
+expanders! {
+    v3: "popcnt,lzcnt,bmi1,bmi2,avx2";
+    v4: "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd,avx512bw,avx512dq";
+}
+
 /// Stages the children of one entry in `l`, tallying those that end the game.
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn expand_one<S: Slot<N>, const N: usize>(
     e: &S,
     btm: bool,
@@ -825,6 +926,63 @@ mod tests {
             for b in [m, m & 0x5555_5555_5555_5555, 0, 1] {
                 assert_eq!(pk.unpack(pk.pack(b)), b);
                 assert!(pk.pack(b) < (1u64 << 32));
+            }
+        }
+    }
+
+    /// The copies of the expansion compiled for AVX2 and AVX-512 CPUs stage the same children
+    /// in the same order and tally the same ended games as the portable one.
+    #[test]
+    fn every_copy_agrees() {
+        let shape = Shape::new(5, 5).unwrap();
+        let pk = Packer::new(shape, true);
+        let mask = shape.mask();
+        let stride = shape.squares() as usize + 1;
+        let per_half = 4;
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let chunk: Vec<Packed2> = (0..3000)
+            .map(|_| {
+                let (r1, r2) = (rng.next() & mask, rng.next() & mask);
+                // Mostly full boards, so that passes and ended games occur.
+                let (p, o) = (r1 & r2, !r1 & r2 & mask | (r1 & !r2 & rng.next()));
+                let o = o & !p;
+                let key = <u64 as Key>::canonical(&pk, p, o);
+                Packed2::pack(key, [rng.next() >> 40, 3]).unwrap()
+            })
+            .collect();
+        let run = |f: &dyn Fn(&mut Local<Packed2>) -> bool| {
+            let mut l = Local {
+                staged: (0..2 * per_half).map(|_| Vec::new()).collect(),
+                tally: vec![0u128; 2 * stride * stride],
+                ok: true,
+            };
+            assert!(f(&mut l));
+            let staged: Vec<Vec<(u64, [u64; 2])>> = l
+                .staged
+                .iter()
+                .map(|v| v.iter().map(|e| (e.key(), e.counts())).collect())
+                .collect();
+            (staged, l.tally)
+        };
+        for btm in [true, false] {
+            let portable = run(&|l| expand_all(&chunk, btm, &pk, mask, stride, per_half, l));
+            assert!(portable.0.iter().map(Vec::len).sum::<usize>() > 1000);
+            assert!(portable.1.iter().any(|&n| n > 0), "some games end");
+            #[cfg(target_arch = "x86_64")]
+            {
+                let level = crate::cpu::level();
+                if level >= crate::cpu::Level::V3 {
+                    // SAFETY: the CPU has the features of this copy.
+                    let v3 =
+                        run(&|l| unsafe { v3::chunk(&chunk, btm, &pk, mask, stride, per_half, l) });
+                    assert_eq!(v3, portable);
+                }
+                if level >= crate::cpu::Level::V4 {
+                    // SAFETY: as above.
+                    let v4 =
+                        run(&|l| unsafe { v4::chunk(&chunk, btm, &pk, mask, stride, per_half, l) });
+                    assert_eq!(v4, portable);
+                }
             }
         }
     }

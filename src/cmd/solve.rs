@@ -34,8 +34,8 @@ pub struct SolveArgs {
     #[arg(long)]
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
-    /// potential, hash-move, table-ordering, endgame, parallel, stability, stable-eval,
-    /// pv-null-window, pv-order, guess-scale, last-two.
+    /// potential, hash-move, table-ordering, endgame, parallel, stability, stability-margin,
+    /// stable-eval, pv-null-window, pv-order, guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -109,14 +109,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "endgame" => t.endgame_empties = 0,
             "parallel" => t.split_empties = u32::MAX,
             "stability" => t.stability_empties = u32::MAX,
+            "stability-margin" => t.stability_margin = false,
             "stable-eval" => t.stable_eval = false,
             "pv-null-window" => t.pv_null_window = false,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, prefetch, \
                      symmetry, etc, ordering, potential, hash-move, table-ordering, endgame, \
-                     last-two, parallel, stability, stable-eval, pv-null-window, pv-order or \
-                     guess-scale"
+                     last-two, parallel, stability, stability-margin, stable-eval, pv-null-window, \
+                     pv-order or guess-scale"
                 ))
                 .into())
             }

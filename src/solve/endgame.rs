@@ -34,7 +34,7 @@ impl Searcher<'_, $L> {
             _ => {}
         }
         if n >= self.ctx.tuning.stability_empties {
-            if let Some(v) = self.stability_cutoff(p, o, alpha) {
+            if let Some(v) = self.stability_cutoff(p, o, alpha, n) {
                 return v;
             }
         }

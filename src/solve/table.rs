@@ -23,6 +23,7 @@
 //! Buckets are two entries: the first keeps the entry with more empty squares (the costlier
 //! subtree), the second always takes the newest store.
 
+use rayon::prelude::*;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 /// Bounds and best move of one position, as found in the table.
@@ -71,7 +72,9 @@ impl Table {
         let mut entries = Vec::with_capacity(2 * buckets);
         // Every probe is a random access: with 4 KiB pages each one also misses the TLB.
         crate::memory::advise_huge_pages(&entries);
-        entries.resize_with(2 * buckets, Entry::default);
+        // The first touch of the pages (faults, zeroing, and finding free huge pages, seconds
+        // for 2 GiB when memory is fragmented) is shared by the workers.
+        entries.par_extend((0..2 * buckets).into_par_iter().map(|_| Entry::default()));
         Table {
             entries,
             bucket_mask: buckets - 1,

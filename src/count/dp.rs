@@ -509,7 +509,10 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
 }
 
 /// Current-layer entries expanded between two merges into the tables (and memory checks).
-const BATCH: usize = 1 << 19;
+/// Larger batches give each table more insertions per pass, so more of them find their line
+/// already in the cache: 2M instead of 512K took 5x5 from the start from 67 to 60-62 s for
+/// 0.3 GB more memory at the peak; 4M took 58 s but 3.85 GiB (see BENCHMARKS.md).
+const BATCH: usize = 1 << 21;
 /// Current-layer entries per parallel task.
 const CHUNK: usize = 1 << 11;
 /// Bytes a partition's table is aimed at: enough partitions to share the insertions among the

@@ -707,6 +707,12 @@ fn expand<S: Slot<N>, const N: usize>(
         .into_par_iter()
         .map(|_| Table::new(initial))
         .collect();
+    let x = Expansion {
+        pk,
+        mask,
+        stride,
+        per_half,
+    };
     let pool: Mutex<Vec<Local<S>>> = Mutex::new(Vec::new());
     let mut ok = true;
     let mut i = 0;
@@ -737,7 +743,7 @@ fn expand<S: Slot<N>, const N: usize>(
                     })
                 },
                 |mut l, &(chunk, btm)| {
-                    l.ok &= expand_chunk(chunk, btm, pk, mask, stride, per_half, &mut l);
+                    l.ok &= expand_chunk(chunk, btm, &x, &mut l);
                     l
                 },
             )
@@ -796,43 +802,35 @@ fn expand<S: Slot<N>, const N: usize>(
 /// the code compiled for the CPU's instructions (`cpu::level`): population counts, BMI2 shifts
 /// and AVX2 or AVX-512 flips make the expansion about a fifth faster than the portable copy.
 /// Results are identical (a test checks it).
-#[allow(clippy::too_many_arguments)]
 fn expand_chunk<S: Slot<N>, const N: usize>(
     chunk: &[S],
     btm: bool,
-    pk: &Packer,
-    mask: u64,
-    stride: usize,
-    per_half: usize,
+    x: &Expansion,
     l: &mut Local<S>,
 ) -> bool {
     match crate::cpu::level() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `cpu::level` found the features this copy is compiled for.
-        crate::cpu::Level::V4 => unsafe { v4::chunk(chunk, btm, pk, mask, stride, per_half, l) },
+        crate::cpu::Level::V4 => unsafe { v4::chunk(chunk, btm, x, l) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
-        crate::cpu::Level::V3 => unsafe { v3::chunk(chunk, btm, pk, mask, stride, per_half, l) },
-        _ => expand_all(chunk, btm, pk, mask, stride, per_half, l),
+        crate::cpu::Level::V3 => unsafe { v3::chunk(chunk, btm, x, l) },
+        _ => expand_all(chunk, btm, x, l),
     }
 }
 
 /// [`expand_one`] on every entry of `chunk`; always inlined, so each copy below compiles it
 /// with its own instructions.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn expand_all<S: Slot<N>, const N: usize>(
     chunk: &[S],
     btm: bool,
-    pk: &Packer,
-    mask: u64,
-    stride: usize,
-    per_half: usize,
+    x: &Expansion,
     l: &mut Local<S>,
 ) -> bool {
     let mut ok = true;
     for e in chunk {
-        ok &= expand_one(e, btm, pk, mask, stride, per_half, l);
+        ok &= expand_one(e, btm, x, l);
     }
     ok
 }
@@ -842,23 +840,19 @@ macro_rules! expanders {
     ($($name:ident: $features:literal;)*) => {$(
         #[cfg(target_arch = "x86_64")]
         mod $name {
-            use super::{expand_all, Local, Packer, Slot};
+            use super::{expand_all, Expansion, Local, Slot};
             /// [`expand_all`] compiled with these target features.
             ///
             /// # Safety
             /// The CPU must have the features (checked by `cpu::level`).
-            #[allow(clippy::too_many_arguments)]
             #[target_feature(enable = $features)]
             pub(super) unsafe fn chunk<S: Slot<N>, const N: usize>(
                 chunk: &[S],
                 btm: bool,
-                pk: &Packer,
-                mask: u64,
-                stride: usize,
-                per_half: usize,
+                x: &Expansion,
                 l: &mut Local<S>,
             ) -> bool {
-                expand_all(chunk, btm, pk, mask, stride, per_half, l)
+                expand_all(chunk, btm, x, l)
             }
         }
     )*};
@@ -869,18 +863,32 @@ expanders! {
     v4: "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd,avx512bw,avx512dq";
 }
 
+/// What expanding a layer needs besides its entries.
+struct Expansion<'a> {
+    /// The keys' packer.
+    pk: &'a Packer,
+    /// The board's squares.
+    mask: u64,
+    /// Row length of the score tally (squares + 1).
+    stride: usize,
+    /// Partitions per colour of the next layer.
+    per_half: usize,
+}
+
 /// Stages the children of one entry in `l`, tallying those that end the game.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn expand_one<S: Slot<N>, const N: usize>(
     e: &S,
     btm: bool,
-    pk: &Packer,
-    mask: u64,
-    stride: usize,
-    per_half: usize,
+    x: &Expansion,
     l: &mut Local<S>,
 ) -> bool {
+    let Expansion {
+        pk,
+        mask,
+        stride,
+        per_half,
+    } = *x;
     let ss = stride * stride;
     let (p, o) = e.key().decode(pk);
     let counts = e.counts();
@@ -942,6 +950,12 @@ mod tests {
         let mask = shape.mask();
         let stride = shape.squares() as usize + 1;
         let per_half = 4;
+        let x = Expansion {
+            pk: &pk,
+            mask,
+            stride,
+            per_half,
+        };
         let mut rng = crate::rng::SplitMix64::new(7);
         let chunk: Vec<Packed2> = (0..3000)
             .map(|_| {
@@ -968,7 +982,7 @@ mod tests {
             (staged, l.tally)
         };
         for btm in [true, false] {
-            let portable = run(&|l| expand_all(&chunk, btm, &pk, mask, stride, per_half, l));
+            let portable = run(&|l| expand_all(&chunk, btm, &x, l));
             assert!(portable.0.iter().map(Vec::len).sum::<usize>() > 1000);
             assert!(portable.1.iter().any(|&n| n > 0), "some games end");
             #[cfg(target_arch = "x86_64")]
@@ -976,14 +990,12 @@ mod tests {
                 let level = crate::cpu::level();
                 if level >= crate::cpu::Level::V3 {
                     // SAFETY: the CPU has the features of this copy.
-                    let v3 =
-                        run(&|l| unsafe { v3::chunk(&chunk, btm, &pk, mask, stride, per_half, l) });
+                    let v3 = run(&|l| unsafe { v3::chunk(&chunk, btm, &x, l) });
                     assert_eq!(v3, portable);
                 }
                 if level >= crate::cpu::Level::V4 {
                     // SAFETY: as above.
-                    let v4 =
-                        run(&|l| unsafe { v4::chunk(&chunk, btm, &pk, mask, stride, per_half, l) });
+                    let v4 = run(&|l| unsafe { v4::chunk(&chunk, btm, &x, l) });
                     assert_eq!(v4, portable);
                 }
             }

@@ -303,7 +303,7 @@ impl Slot<2> for Packed2 {
     }
     #[inline(always)]
     fn key(&self) -> u64 {
-        let dense = (self.0 as u64) & ((1 << 50) - 1);
+        let dense = (self.0 as u64) & PACKED_KEY_MASK;
         (dense & 0x1FF_FFFF) | ((dense >> 25) << 32)
     }
     #[inline(always)]

@@ -135,6 +135,10 @@ fn every_technique_off_gives_the_same_values() {
             ..d
         },
         Tuning {
+            corner_squares: false,
+            ..d
+        },
+        Tuning {
             hash_move: false,
             ..d
         },

@@ -34,7 +34,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
-    /// potential, hash-move, table-ordering, endgame, parallel, stability, stability-margin,
+    /// potential, corner-squares, hash-move, table-ordering, endgame, parallel, stability, stability-margin,
     /// stable-eval, pv-null-window, pv-order, guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
@@ -104,6 +104,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "etc" => t.etc_empties = u32::MAX,
             "ordering" => t.ordering = false,
             "potential" => t.potential = false,
+            "corner-squares" => t.corner_squares = false,
             "hash-move" => t.hash_move = false,
             "table-ordering" => t.table_ordering = false,
             "endgame" => t.endgame_empties = 0,
@@ -115,7 +116,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, prefetch, \
-                     symmetry, etc, ordering, potential, hash-move, table-ordering, endgame, \
+                     symmetry, etc, ordering, potential, corner-squares, hash-move, table-ordering, endgame, \
                      last-two, parallel, stability, stability-margin, stable-eval, pv-null-window, \
                      pv-order or guess-scale"
                 ))

@@ -36,6 +36,10 @@ const STABLE_WEIGHT: i32 = 12;
 /// `c2 b4 c5 d2 e4 e3 d1`, three interleaved runs each: 11.0-12.0 CPU s against 12.0-13.2 with
 /// no margin, for 3% more nodes (see BENCHMARKS.md).
 pub const STABILITY_MARGIN: [i32; 8] = [0, 0, 0, 24, 14, 8, 4, 2];
+/// Ordering points (16 per opponent reply) for a move on a corner.
+const CORNER_BONUS: i32 = 16;
+/// Ordering points against a move next to an empty corner.
+const NEAR_CORNER_PENALTY: i32 = 8;
 /// Larger than any value of the shallow ordering search.
 const SHALLOW_INF: i32 = 1 << 20;
 
@@ -59,6 +63,9 @@ pub struct Tuning {
     /// Break ties in the ordering by the opponent's potential mobility (empty squares next to
     /// the mover's discs).
     pub potential: bool,
+    /// In the ordering, weigh corners double and put moves next to an empty corner later
+    /// (off: the weights before this was measured, corner -8 and no such penalty).
+    pub corner_squares: bool,
     /// Try the move stored in the table first.
     pub hash_move: bool,
     /// Put first the moves whose resulting positions the table already bounds low (for the
@@ -116,6 +123,7 @@ impl Default for Tuning {
             etc_empties: 10,
             ordering: true,
             potential: true,
+            corner_squares: true,
             hash_move: true,
             table_ordering: true,
             shallow_empties: 16,
@@ -631,7 +639,9 @@ impl<'a> Searcher<'a, $L> {
 
     /// The ordering key of a move leading to `(np, no)` (opponent to move) that placed `bit`:
     /// fewest opponent replies first (corner replies counting double), then corners, then moves
-    /// into a region with an odd number of empty squares.
+    /// into a region with an odd number of empty squares; moves next to an empty corner (which
+    /// may give it away) later. The weights were scanned on four 6x6 positions of 27 and 28
+    /// empty squares (see BENCHMARKS.md, sixth round).
     #[inline]
     $(#[$attr])*
     fn order_key(&self, np: u64, no: u64, empty: u64, bit: u64) -> i32 {
@@ -642,7 +652,14 @@ impl<'a> Searcher<'a, $L> {
         if ctx.tuning.potential {
             key += 2 * (neighbours(no) & empty).count_ones() as i32;
         }
-        if bit & ctx.corners != 0 {
+        if ctx.tuning.corner_squares {
+            if bit & ctx.corners != 0 {
+                key -= CORNER_BONUS;
+            }
+            if bit & neighbours(ctx.corners & empty) != 0 {
+                key += NEAR_CORNER_PENALTY;
+            }
+        } else if bit & ctx.corners != 0 {
             key -= 8;
         }
         for q in ctx.quadrants {

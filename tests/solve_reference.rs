@@ -139,6 +139,14 @@ fn every_technique_off_gives_the_same_values() {
             ..d
         },
         Tuning {
+            own_mobility: false,
+            ..d
+        },
+        Tuning {
+            stable_order_empties: u32::MAX,
+            ..d
+        },
+        Tuning {
             hash_move: false,
             ..d
         },

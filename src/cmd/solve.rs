@@ -34,7 +34,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
-    /// potential, corner-squares, hash-move, table-ordering, endgame, parallel, stability, stability-margin,
+    /// potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering, endgame, parallel, stability, stability-margin,
     /// stable-eval, pv-null-window, pv-order, guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
@@ -61,6 +61,9 @@ pub struct SolveArgs {
     /// Guess every root move's value, not only the first one's.
     #[arg(long)]
     pub guess_all: bool,
+    /// Fewest empty squares for counting the mover's stable discs in the move ordering.
+    #[arg(long, value_name = "N")]
+    pub stable_order_empties: Option<u32>,
     /// Fewest empty squares for the stability cutoff.
     #[arg(long, value_name = "N")]
     pub stability_empties: Option<u32>,
@@ -90,6 +93,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
     t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
     t.stability_empties = args.stability_empties.unwrap_or(t.stability_empties);
+    t.stable_order_empties = args.stable_order_empties.unwrap_or(t.stable_order_empties);
     t.guess_nodes = args.guess_nodes.unwrap_or(t.guess_nodes);
     t.guess_all |= args.guess_all;
     for w in &args.without {
@@ -105,6 +109,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "ordering" => t.ordering = false,
             "potential" => t.potential = false,
             "corner-squares" => t.corner_squares = false,
+            "own-mobility" => t.own_mobility = false,
+            "stable-order" => t.stable_order_empties = u32::MAX,
             "hash-move" => t.hash_move = false,
             "table-ordering" => t.table_ordering = false,
             "endgame" => t.endgame_empties = 0,
@@ -116,7 +122,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, prefetch, \
-                     symmetry, etc, ordering, potential, corner-squares, hash-move, table-ordering, endgame, \
+                     symmetry, etc, ordering, potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering, endgame, \
                      last-two, parallel, stability, stability-margin, stable-eval, pv-null-window, \
                      pv-order or guess-scale"
                 ))

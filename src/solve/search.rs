@@ -40,6 +40,13 @@ pub const STABILITY_MARGIN: [i32; 8] = [0, 0, 0, 24, 14, 8, 4, 2];
 const CORNER_BONUS: i32 = 16;
 /// Ordering points against a move next to an empty corner.
 const NEAR_CORNER_PENALTY: i32 = 8;
+/// Ordering points off per opponent reply next to an empty corner (a reply it would rather
+/// not play).
+const NEAR_CORNER_REPLY: i32 = 4;
+/// Ordering points off per move the mover has after its move.
+const OWN_MOVE_BONUS: i32 = 4;
+/// Ordering points off per stable disc of the mover after its move.
+const STABLE_ORDER_BONUS: i32 = 8;
 /// Larger than any value of the shallow ordering search.
 const SHALLOW_INF: i32 = 1 << 20;
 
@@ -66,6 +73,12 @@ pub struct Tuning {
     /// In the ordering, weigh corners double and put moves next to an empty corner later
     /// (off: the weights before this was measured, corner -8 and no such penalty).
     pub corner_squares: bool,
+    /// In the ordering, count the mover's own mobility after the move (more first) and the
+    /// opponent's replies next to an empty corner at three quarters.
+    pub own_mobility: bool,
+    /// At nodes with at least this many empty squares, count the mover's stable discs after
+    /// the move in the ordering (more first; `u32::MAX` turns it off).
+    pub stable_order_empties: u32,
     /// Try the move stored in the table first.
     pub hash_move: bool,
     /// Put first the moves whose resulting positions the table already bounds low (for the
@@ -124,6 +137,8 @@ impl Default for Tuning {
             ordering: true,
             potential: true,
             corner_squares: true,
+            own_mobility: true,
+            stable_order_empties: 11,
             hash_move: true,
             table_ordering: true,
             shallow_empties: 16,
@@ -407,7 +422,7 @@ impl<'a> Searcher<'a, $L> {
             for c in list.iter_mut() {
                 let bit = 1u64 << c.sq;
                 let (np, no) = (o ^ c.flips, p | c.flips | bit);
-                c.key = self.order_key(np, no, empty ^ bit, bit);
+                c.key = self.order_key(np, no, empty ^ bit, bit, n_empty);
             }
         }
         for (c, &(cp, co)) in list.iter_mut().zip(&child_keys) {
@@ -637,18 +652,29 @@ impl<'a> Searcher<'a, $L> {
         best
     }
 
-    /// The ordering key of a move leading to `(np, no)` (opponent to move) that placed `bit`:
-    /// fewest opponent replies first (corner replies counting double), then corners, then moves
-    /// into a region with an odd number of empty squares; moves next to an empty corner (which
-    /// may give it away) later. The weights were scanned on four 6x6 positions of 27 and 28
-    /// empty squares (see BENCHMARKS.md, sixth round).
+    /// The ordering key of a move leading to `(np, no)` (opponent to move) that placed `bit`,
+    /// at a node with `n_empty` empty squares: fewest opponent replies first (corner replies
+    /// counting double, replies next to an empty corner three quarters), then most moves and
+    /// (from `stable_order_empties`) most stable discs for the mover, corners, and moves into
+    /// a region with an odd number of empty squares; moves next to an empty corner (which may
+    /// give it away) later. The weights were scanned on four 6x6 positions of 27 and 28 empty
+    /// squares (see BENCHMARKS.md, sixth round).
     #[inline]
     $(#[$attr])*
-    fn order_key(&self, np: u64, no: u64, empty: u64, bit: u64) -> i32 {
+    fn order_key(&self, np: u64, no: u64, empty: u64, bit: u64, n_empty: u32) -> i32 {
         let ctx = self.ctx;
+        let t = ctx.tuning;
         let replies = legal_moves(np, no, empty);
         let mob = replies.count_ones() + (replies & ctx.corners).count_ones();
         let mut key = 16 * mob as i32;
+        if t.own_mobility {
+            let near = neighbours(ctx.corners & empty);
+            key -= NEAR_CORNER_REPLY * (replies & near).count_ones() as i32;
+            key -= OWN_MOVE_BONUS * legal_moves(no, np, empty).count_ones() as i32;
+        }
+        if n_empty >= t.stable_order_empties {
+            key -= STABLE_ORDER_BONUS * ctx.stability.stable(no, np).count_ones() as i32;
+        }
         if ctx.tuning.potential {
             key += 2 * (neighbours(no) & empty).count_ones() as i32;
         }

@@ -139,6 +139,10 @@ fn every_technique_off_gives_the_same_values() {
             ..d
         },
         Tuning {
+            edge_stability: false,
+            ..d
+        },
+        Tuning {
             own_mobility: false,
             ..d
         },

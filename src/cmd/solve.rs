@@ -35,7 +35,7 @@ pub struct SolveArgs {
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
     /// potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering, endgame, parallel, stability, stability-margin,
-    /// stable-eval, pv-null-window, pv-order, guess-scale, last-two.
+    /// edge-stability, stable-eval, pv-null-window, pv-order, guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -117,13 +117,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             "parallel" => t.split_empties = u32::MAX,
             "stability" => t.stability_empties = u32::MAX,
             "stability-margin" => t.stability_margin = false,
+            "edge-stability" => t.edge_stability = false,
             "stable-eval" => t.stable_eval = false,
             "pv-null-window" => t.pv_null_window = false,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, prefetch, \
-                     symmetry, etc, ordering, potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering, endgame, \
-                     last-two, parallel, stability, stability-margin, stable-eval, pv-null-window, \
+                     symmetry, etc, ordering, potential, corner-squares, own-mobility, \
+                     stable-order, hash-move, table-ordering, endgame, last-two, parallel, \
+                     stability, stability-margin, edge-stability, stable-eval, pv-null-window, \
                      pv-order or guess-scale"
                 ))
                 .into())

@@ -101,6 +101,9 @@ pub struct Tuning {
     /// Cut off nodes with at least this many empty squares when the other side's stable discs
     /// already keep the value at or below alpha (`u32::MAX` turns it off).
     pub stability_empties: u32,
+    /// Find the stable discs on the board's edges exactly (by a table of every edge pattern)
+    /// before the fixed point that finds the rest.
+    pub edge_stability: bool,
     /// Look for stable discs only where the cutoff is likely (see [`STABILITY_MARGIN`]); off:
     /// wherever it is possible at all.
     pub stability_margin: bool,
@@ -148,6 +151,7 @@ impl Default for Tuning {
             split_empties: 12,
             stability_empties: 3,
             stability_margin: true,
+            edge_stability: true,
             stable_eval: true,
             pv_null_window: true,
             guess_nodes: 1_000_000,
@@ -204,7 +208,7 @@ impl<'a> Ctx<'a> {
             mask: shape.mask(),
             corners,
             quadrants,
-            stability: Stability::new(shape),
+            stability: Stability::with_edges(shape, tuning.edge_stability),
             squares: shape.squares() as i32,
             nodes: AtomicU64::new(0),
         }

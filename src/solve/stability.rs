@@ -10,6 +10,13 @@
 //! on the round in which each disc joined. It is a lower bound: some stable discs (protected by
 //! more complex patterns) are missed.
 //!
+//! The discs on the board's four edges are seeded exactly: an edge disc can only be flipped
+//! along its edge (every other line through it ends there), so whether it can ever flip depends
+//! only on its edge's squares. `EdgeTable` works that out once per edge length, for every
+//! pattern of discs on the edge, by trying every sequence of placements on the edge by either
+//! side (more than the rules allow, so the answer is a safe one). The fixed point then starts
+//! from those discs instead of from none.
+//!
 //! Lines and edges are worked out once per board, so rectangular boards are handled like
 //! square ones: the board sits in the top-left corner of the 8x8 frame.
 //!
@@ -47,6 +54,93 @@ pub struct Stability {
     edges: [u64; 4],
     /// The board's squares.
     mask: u64,
+    /// Whether the edges are seeded exactly (else the fixed point starts from no disc).
+    exact_edges: bool,
+    /// Board rows and columns.
+    rows: u32,
+    cols: u32,
+    /// The exact stability of a row-long edge (top and bottom) and of a column-long one.
+    row_edge: EdgeTable,
+    col_edge: EdgeTable,
+}
+
+/// For one edge length `n`, the squares whose discs can never change colour, for every pattern
+/// of discs on the edge: `stable[(mine << n) | theirs]` (patterns with a square in both are
+/// unused).
+#[derive(Debug, Clone)]
+struct EdgeTable {
+    n: u32,
+    stable: Vec<u8>,
+}
+
+impl EdgeTable {
+    fn new(n: u32) -> EdgeTable {
+        let size = 1usize << (2 * n);
+        let full = (1u32 << n) - 1;
+        let mut stable = vec![0u8; size];
+        // Patterns by occupied squares, most first: a placement adds one, so the pattern it
+        // leads to is already done.
+        let mut order: Vec<(u32, u32)> = (0..=full)
+            .flat_map(|a| (0..=full).filter(move |&b| a & b == 0).map(move |b| (a, b)))
+            .collect();
+        order.sort_by_key(|&(a, b)| std::cmp::Reverse((a | b).count_ones()));
+        for (a, b) in order {
+            let occupied = a | b;
+            let mut st = occupied;
+            for x in 0..n {
+                if occupied & (1 << x) != 0 {
+                    continue;
+                }
+                // Either side may place here (whatever else the move flips elsewhere).
+                for a_moves in [true, false] {
+                    let (mover, other) = if a_moves { (a, b) } else { (b, a) };
+                    let f = line_flips(mover, other, x, n);
+                    let (nm, no) = (mover | f | (1 << x), other & !f);
+                    let (na, nb) = if a_moves { (nm, no) } else { (no, nm) };
+                    st &= u32::from(stable[((na as usize) << n) | nb as usize]) & !f;
+                }
+            }
+            stable[((a as usize) << n) | b as usize] = st as u8;
+        }
+        EdgeTable { n, stable }
+    }
+
+    /// The stable squares of the edge pattern `(mine, theirs)`.
+    #[inline(always)]
+    fn get(&self, mine: u64, theirs: u64) -> u64 {
+        u64::from(self.stable[((mine as usize) << self.n) | theirs as usize])
+    }
+}
+
+/// The discs of `other` that a disc of `mover` placed at `x` turns over on a line of `n`
+/// squares.
+fn line_flips(mover: u32, other: u32, x: u32, n: u32) -> u32 {
+    let mut f = 0;
+    for step in [1i32, -1] {
+        let mut run = 0;
+        let mut i = x as i32 + step;
+        while i >= 0 && i < n as i32 && other & (1 << i) != 0 {
+            run |= 1 << i;
+            i += step;
+        }
+        if i >= 0 && i < n as i32 && mover & (1 << i) != 0 {
+            f |= run;
+        }
+    }
+    f
+}
+
+/// Column `c`'s squares of `b`, packed: row `k` to bit `k`.
+#[inline(always)]
+fn gather_column(b: u64, c: u32) -> u64 {
+    (((b >> c) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// The inverse of [`gather_column`]: bit `k` of `m` to row `k` of column `c`.
+#[inline(always)]
+fn spread_column(m: u64, c: u32) -> u64 {
+    ((((m & 0x7F).wrapping_mul(0x0000_0408_1020_4081)) & 0x0101_0101_0101_0101) | ((m >> 7) << 56))
+        << c
 }
 
 /// Per axis, the board's squares whose whole line along that axis is occupied, found by
@@ -87,6 +181,13 @@ impl Stability {
     /// The tables for `shape`.
     #[must_use]
     pub fn new(shape: Shape) -> Stability {
+        Stability::with_edges(shape, true)
+    }
+
+    /// The tables for `shape`, with the edges seeded exactly or not (`exact_edges`; measured in
+    /// BENCHMARKS.md, sixth round).
+    #[must_use]
+    pub fn with_edges(shape: Shape, exact_edges: bool) -> Stability {
         let mask = shape.mask();
         let mut edges = [0u64; 4];
         for (axis, edge) in edges.iter_mut().enumerate() {
@@ -94,7 +195,33 @@ impl Stability {
             let starts = mask & !shift(mask, 2 * axis);
             *edge = (mask & !shift(mask, 2 * axis + 1)) | starts;
         }
-        Stability { edges, mask }
+        Stability {
+            edges,
+            mask,
+            exact_edges,
+            rows: shape.rows(),
+            cols: shape.cols(),
+            row_edge: EdgeTable::new(shape.cols()),
+            col_edge: EdgeTable::new(shape.rows()),
+        }
+    }
+
+    /// `p`'s discs on the four edges that can never flip.
+    #[inline(always)]
+    fn edge_stable(&self, p: u64, o: u64) -> u64 {
+        let last_row = 8 * (self.rows - 1);
+        let last_col = self.cols - 1;
+        let top = self.row_edge.get(p & 0xFF, o & 0xFF);
+        let bottom = self
+            .row_edge
+            .get((p >> last_row) & 0xFF, (o >> last_row) & 0xFF);
+        let left = self.col_edge.get(gather_column(p, 0), gather_column(o, 0));
+        let right = self
+            .col_edge
+            .get(gather_column(p, last_col), gather_column(o, last_col));
+        let st =
+            top | (bottom << last_row) | spread_column(left, 0) | spread_column(right, last_col);
+        st & p
     }
 
     /// A subset of `p`'s discs that can never be flipped, in a position where the other side
@@ -108,12 +235,18 @@ impl Stability {
         for (prot, f) in protected.iter_mut().zip(full) {
             *prot |= f;
         }
-        let mut stable = 0u64;
+        let seed = if self.exact_edges {
+            self.edge_stable(p, o)
+        } else {
+            0
+        };
+        let mut stable = seed;
         loop {
             let mut next = p;
             for (axis, &prot) in protected.iter().enumerate() {
                 next &= prot | shift(stable, 2 * axis) | shift(stable, 2 * axis + 1);
             }
+            next |= seed;
             if next == stable {
                 return stable;
             }
@@ -208,6 +341,82 @@ mod tests {
                     assert_eq!(fast, slow, "{r}x{c} axis {axis} {occupied:x}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn columns_gather_and_spread_back() {
+        for c in 0..8 {
+            for m in 0..256u64 {
+                let b = spread_column(m, c);
+                assert_eq!(b & !(0x0101_0101_0101_0101 << c), 0);
+                assert_eq!(gather_column(b | !(0x0101_0101_0101_0101 << c), c), m);
+            }
+        }
+    }
+
+    /// The slow twin of [`EdgeTable`]: every sequence of placements on the line by either side,
+    /// one at a time, and the squares whose disc never changes colour in any of them.
+    fn edge_stable_by_sequences(a: u32, b: u32, n: u32, start: (u32, u32), keep: &mut u32) {
+        // `keep`: the squares of `start` whose colour has not changed in any sequence so far.
+        *keep &= !((start.0 & !a) | (start.1 & !b));
+        for x in 0..n {
+            if (a | b) & (1 << x) != 0 {
+                continue;
+            }
+            let fa = line_flips(a, b, x, n);
+            edge_stable_by_sequences(a | fa | (1 << x), b & !fa, n, start, keep);
+            let fb = line_flips(b, a, x, n);
+            edge_stable_by_sequences(a & !fb, b | fb | (1 << x), n, start, keep);
+        }
+    }
+
+    #[test]
+    fn edge_table_matches_every_sequence() {
+        for n in 3..=5u32 {
+            let table = EdgeTable::new(n);
+            let full = (1u32 << n) - 1;
+            for a in 0..=full {
+                for b in (0..=full).filter(|&b| a & b == 0) {
+                    let mut keep = a | b;
+                    edge_stable_by_sequences(a, b, n, (a, b), &mut keep);
+                    assert_eq!(table.get(u64::from(a), u64::from(b)), u64::from(keep));
+                }
+            }
+        }
+        // On a line of five, squares from the left, `x x o . .`: the two x discs reach the
+        // line's end, so nothing outflanks them; o is turned by x playing right of it.
+        let t = EdgeTable::new(5);
+        assert_eq!(t.get(0b00011, 0b00100), 0b00011);
+        // `x o x . .`: o playing right of the second x turns it, then x at the far end turns
+        // the whole run back: only the end disc keeps its colour.
+        assert_eq!(t.get(0b00101, 0b00010), 0b00001);
+        // `o x x x o`, full: everything stays.
+        assert_eq!(t.get(0b01110, 0b10001), 0b11111);
+        // `. x o . .`: o can be turned by x playing right of it, x by o playing at its left.
+        assert_eq!(t.get(0b00010, 0b00100), 0);
+    }
+
+    /// Exact edges only add stable discs, on a sample of random positions.
+    #[test]
+    fn exact_edges_find_a_superset() {
+        let mut rng = SplitMix64::new(5);
+        for (r, c) in [(4, 4), (6, 6), (5, 8), (8, 3)] {
+            let shape = Shape::new(r, c).unwrap();
+            let (with, without) = (
+                Stability::with_edges(shape, true),
+                Stability::with_edges(shape, false),
+            );
+            let mut more = 0;
+            for _ in 0..5000 {
+                let occupied = shape.mask() & !(rng.next() & rng.next());
+                let p = occupied & rng.next();
+                let o = occupied & !p;
+                let (a, b) = (with.stable(p, o), without.stable(p, o));
+                assert_eq!(b & !a, 0, "{r}x{c}");
+                more += (a & !b).count_ones();
+            }
+            assert!(more > 0, "{r}x{c}");
         }
     }
 

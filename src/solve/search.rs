@@ -671,22 +671,23 @@ impl<'a> Searcher<'a, $L> {
         let replies = legal_moves(np, no, empty);
         let mob = replies.count_ones() + (replies & ctx.corners).count_ones();
         let mut key = 16 * mob as i32;
+        // The squares next to an empty corner.
+        let near = neighbours(ctx.corners & empty);
         if t.own_mobility {
-            let near = neighbours(ctx.corners & empty);
             key -= NEAR_CORNER_REPLY * (replies & near).count_ones() as i32;
             key -= OWN_MOVE_BONUS * legal_moves(no, np, empty).count_ones() as i32;
         }
         if n_empty >= t.stable_order_empties {
             key -= STABLE_ORDER_BONUS * ctx.stability.stable(no, np).count_ones() as i32;
         }
-        if ctx.tuning.potential {
+        if t.potential {
             key += 2 * (neighbours(no) & empty).count_ones() as i32;
         }
-        if ctx.tuning.corner_squares {
+        if t.corner_squares {
             if bit & ctx.corners != 0 {
                 key -= CORNER_BONUS;
             }
-            if bit & neighbours(ctx.corners & empty) != 0 {
+            if bit & near != 0 {
                 key += NEAR_CORNER_PENALTY;
             }
         } else if bit & ctx.corners != 0 {

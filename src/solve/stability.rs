@@ -25,7 +25,7 @@
 //!  axis 2: diagonal (shift 9) axis 3: anti-diagonal (shift 7)
 //! ```
 
-use crate::board::Shape;
+use crate::board::{flips, Shape};
 
 const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
 const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -94,7 +94,7 @@ impl EdgeTable {
                 // Either side may place here (whatever else the move flips elsewhere).
                 for a_moves in [true, false] {
                     let (mover, other) = if a_moves { (a, b) } else { (b, a) };
-                    let f = line_flips(mover, other, x, n);
+                    let f = line_flips(mover, other, x);
                     let (nm, no) = (mover | f | (1 << x), other & !f);
                     let (na, nb) = if a_moves { (nm, no) } else { (no, nm) };
                     st &= u32::from(stable[((na as usize) << n) | nb as usize]) & !f;
@@ -112,22 +112,10 @@ impl EdgeTable {
     }
 }
 
-/// The discs of `other` that a disc of `mover` placed at `x` turns over on a line of `n`
-/// squares.
-fn line_flips(mover: u32, other: u32, x: u32, n: u32) -> u32 {
-    let mut f = 0;
-    for step in [1i32, -1] {
-        let mut run = 0;
-        let mut i = x as i32 + step;
-        while i >= 0 && i < n as i32 && other & (1 << i) != 0 {
-            run |= 1 << i;
-            i += step;
-        }
-        if i >= 0 && i < n as i32 && mover & (1 << i) != 0 {
-            f |= run;
-        }
-    }
-    f
+/// The discs of `other` that a disc of `mover` placed at `x` turns over on a line of squares
+/// `0..n`: the board's flips on the frame's first row, where the line has no other squares.
+fn line_flips(mover: u32, other: u32, x: u32) -> u32 {
+    flips(u64::from(mover), u64::from(other), x) as u32
 }
 
 /// Column `c`'s squares of `b`, packed: row `k` to bit `k`.
@@ -364,9 +352,9 @@ mod tests {
             if (a | b) & (1 << x) != 0 {
                 continue;
             }
-            let fa = line_flips(a, b, x, n);
+            let fa = line_flips(a, b, x);
             edge_stable_by_sequences(a | fa | (1 << x), b & !fa, n, start, keep);
-            let fb = line_flips(b, a, x, n);
+            let fb = line_flips(b, a, x);
             edge_stable_by_sequences(a & !fb, b | fb | (1 << x), n, start, keep);
         }
     }

@@ -70,13 +70,20 @@ pub(crate) struct Packer {
     row_mask: u64,
     /// Whether symmetric positions share a key.
     symmetry: bool,
-    /// For boards of at most 32 squares (`u64` keys), per symmetry other than the identity and
-    /// per byte of a packed disc set, the image of each byte value: the image of a disc set is
-    /// the union of its bytes' images, since a symmetry moves each disc on its own. The same
-    /// table maps both halves of a key, and at 28 KiB it stays in the first-level cache: four
-    /// lookups per disc set and symmetry instead of bit-twiddling two frames.
-    images: Vec<[[u32; 256]; 4]>,
+    /// For boards of at most 32 squares (`u64` keys) with symmetries: `wide[r][v]` holds, lane
+    /// by lane, the packed images under every symmetry (lane 0 the identity; a rectangle's four
+    /// fill lanes 4..8 again) of row `r` of the frame holding the byte `v`. A symmetry moves each
+    /// disc on its own, so the images of a disc set are the unions of its rows' images: one
+    /// 32-byte load per row and colour gives all eight images at once, the key packed on the way
+    /// (no separate packing), and the least key is a reduction across the lanes, which AVX2
+    /// copies of the expansion do in vector registers.
+    wide: Vec<[Lanes; 256]>,
 }
+
+/// The eight images of a packed row, one per lane, aligned so that each is one vector load.
+#[derive(Clone, Copy)]
+#[repr(align(32))]
+struct Lanes([u32; 8]);
 
 impl Packer {
     pub(crate) fn new(shape: Shape, symmetry: bool) -> Packer {
@@ -86,26 +93,25 @@ impl Packer {
             cols: shape.cols(),
             row_mask: (1u64 << shape.cols()) - 1,
             symmetry,
-            images: Vec::new(),
+            wide: Vec::new(),
         };
         if symmetry && shape.squares() <= 32 {
-            let n = shape.squares();
-            for &sym in &Symmetry::all(shape)[1..] {
-                let mut t = [[0u32; 256]; 4];
-                for (byte, row) in t.iter_mut().enumerate() {
-                    for (v, image) in row.iter_mut().enumerate() {
-                        for i in 0..8 {
-                            let idx = 8 * byte as u32 + i;
-                            if v >> i & 1 == 0 || idx >= n {
-                                continue;
-                            }
-                            let frame = 8 * (idx / pk.cols) + idx % pk.cols;
-                            let img = sym.apply_square(shape, frame);
+            let syms = Symmetry::all(shape);
+            for r in 0..pk.rows {
+                let mut t = [Lanes([0; 8]); 256];
+                for (v, lanes) in t.iter_mut().enumerate() {
+                    for c in 0..pk.cols {
+                        if v >> c & 1 == 0 {
+                            continue;
+                        }
+                        for (lane, image) in lanes.0.iter_mut().enumerate() {
+                            let sym = syms[lane % syms.len()];
+                            let img = sym.apply_square(shape, 8 * r + c);
                             *image |= 1u32 << ((img / 8) * pk.cols + img % 8);
                         }
                     }
                 }
-                pk.images.push(t);
+                pk.wide.push(t);
             }
         }
         pk
@@ -128,6 +134,27 @@ impl Packer {
         }
         out
     }
+
+    /// The least packed key `p | o << 32` of an image of the frames `p` and `o` (see
+    /// [`Packer::wide`]).
+    #[inline(always)]
+    fn least_image(&self, p: u64, o: u64) -> u64 {
+        let (mut ip, mut io) = ([0u32; 8], [0u32; 8]);
+        for (r, t) in self.wide.iter().enumerate() {
+            let (a, b) = (&t[(p >> (8 * r)) as u8 as usize].0, &t[(o >> (8 * r)) as u8 as usize].0);
+            for l in 0..8 {
+                ip[l] |= a[l];
+                io[l] |= b[l];
+            }
+        }
+        // Keys are below 2^58, so their order as signed numbers is theirs, and signed minima
+        // compile to vector compares.
+        let mut best = i64::MAX;
+        for l in 0..8 {
+            best = best.min((u64::from(ip[l]) | (u64::from(io[l]) << 32)) as i64);
+        }
+        best as u64
+    }
 }
 
 /// The finaliser of splitmix64: a bijection of `u64` that mixes every bit into every bit.
@@ -147,18 +174,11 @@ impl Key for u64 {
     }
     #[inline(always)]
     fn canonical(pk: &Packer, p: u64, o: u64) -> u64 {
-        let (p, o) = (pk.pack(p) as u32, pk.pack(o) as u32);
-        let (pb, ob) = (p.to_le_bytes(), o.to_le_bytes());
-        let mut best = u64::from(p) | (u64::from(o) << 32);
-        for t in &pk.images {
-            let (mut ip, mut io) = (0u32, 0u32);
-            for i in 0..4 {
-                ip |= t[i][pb[i] as usize];
-                io |= t[i][ob[i] as usize];
-            }
-            best = best.min(u64::from(ip) | (u64::from(io) << 32));
+        if pk.wide.is_empty() {
+            Self::encode(pk, p, o)
+        } else {
+            pk.least_image(p, o)
         }
-        best
     }
     #[inline(always)]
     fn decode(self, pk: &Packer) -> (u64, u64) {

@@ -78,9 +78,13 @@ pub fn return_large_blocks_to_the_system() {
 /// 4 KiB, which the random accesses into a large hash table feel. Only advice: a no-op where
 /// huge pages are off, and on other systems.
 pub fn advise_huge_pages<T>(v: &Vec<T>) {
+    advise_huge_range(v.as_ptr() as usize, v.capacity() * std::mem::size_of::<T>());
+}
+
+/// [`advise_huge_pages`] on the bytes `[start, start + len)` of one allocation.
+fn advise_huge_range(start: usize, len: usize) {
     #[cfg(target_os = "linux")]
     {
-        const HUGE: usize = 2 << 20;
         /// Linux's `MADV_HUGEPAGE` advice of `madvise`.
         const MADV_HUGEPAGE: std::ffi::c_int = 14;
         extern "C" {
@@ -90,19 +94,180 @@ pub fn advise_huge_pages<T>(v: &Vec<T>) {
                 advice: std::ffi::c_int,
             ) -> std::ffi::c_int;
         }
-        let start = v.as_ptr() as usize;
-        let end = start + v.capacity() * std::mem::size_of::<T>();
+        let end = start + len;
         // Whole huge pages inside the allocation only.
-        let (lo, hi) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        let (lo, hi) = (
+            start.next_multiple_of(HUGE_PAGE),
+            end / HUGE_PAGE * HUGE_PAGE,
+        );
         if hi > lo {
-            // SAFETY: `[lo, hi)` lies inside the allocation of `v`, which stays alive for the
-            // call; the advice changes how pages are backed, never their contents, and a
-            // refusal (an error return) changes nothing.
+            // SAFETY: `[lo, hi)` lies inside one live allocation; the advice changes how pages
+            // are backed, never their contents, and a refusal (an error return) changes nothing.
             unsafe {
                 madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE);
             }
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = v;
+    let _ = (start, len);
+}
+
+/// Bytes of a transparent huge page on x86-64 Linux.
+pub const HUGE_PAGE: usize = 2 << 20;
+
+/// A fixed-length buffer of `Copy` values aligned to a huge page and spanning whole huge pages
+/// once it is large enough, so that all of it can be backed by transparent huge pages (a block
+/// from `malloc` starts a few bytes into its mapping, and only the huge pages wholly inside it
+/// can be). Hash tables that are probed at random spend much of their time on page walks
+/// otherwise, above all in a virtual machine.
+pub struct HugeBuf<T: Copy> {
+    ptr: std::ptr::NonNull<T>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: `HugeBuf` owns its values like a `Box<[T]>` does.
+unsafe impl<T: Copy + Send> Send for HugeBuf<T> {}
+// SAFETY: as above.
+unsafe impl<T: Copy + Sync> Sync for HugeBuf<T> {}
+
+impl<T: Copy> HugeBuf<T> {
+    /// At least `len` copies of `fill` (more when the bytes round up to whole huge pages; see
+    /// [`HugeBuf::len`]). An empty buffer allocates nothing.
+    ///
+    /// # Panics
+    ///
+    /// If the allocation fails (as `Vec` does).
+    #[must_use]
+    pub fn new(len: usize, fill: T) -> HugeBuf<T> {
+        let size = std::mem::size_of::<T>().max(1);
+        let bytes = len.checked_mul(size).expect("buffer size overflows");
+        let (bytes, align) = if bytes >= HUGE_PAGE {
+            (bytes.next_multiple_of(HUGE_PAGE), HUGE_PAGE)
+        } else {
+            (bytes, std::mem::align_of::<T>().max(64))
+        };
+        let len = bytes / size;
+        let layout = std::alloc::Layout::from_size_align(bytes.max(1), align).expect("layout");
+        if len == 0 {
+            return HugeBuf {
+                ptr: std::ptr::NonNull::dangling(),
+                len: 0,
+                layout,
+            };
+        }
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc(layout) }.cast::<T>();
+        let Some(ptr) = std::ptr::NonNull::new(raw) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        advise_huge_range(ptr.as_ptr() as usize, bytes);
+        for i in 0..len {
+            // SAFETY: `i < len` values of `T` fit in the allocation.
+            unsafe { ptr.as_ptr().add(i).write(fill) };
+        }
+        HugeBuf { ptr, len, layout }
+    }
+
+    /// The number of values.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Keeps the first `len` values and gives the whole pages past them back to the system
+    /// (their addresses stay reserved until the buffer is dropped).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        self.len = len;
+        #[cfg(target_os = "linux")]
+        {
+            /// Linux's `MADV_DONTNEED` advice of `madvise`: the pages are freed, and read as
+            /// zeros if touched again.
+            const MADV_DONTNEED: std::ffi::c_int = 4;
+            const PAGE: usize = 4096;
+            extern "C" {
+                fn madvise(
+                    addr: *mut std::ffi::c_void,
+                    len: usize,
+                    advice: std::ffi::c_int,
+                ) -> std::ffi::c_int;
+            }
+            let start = self.ptr.as_ptr() as usize;
+            let lo = (start + len * std::mem::size_of::<T>()).next_multiple_of(PAGE);
+            let hi = (start + self.layout.size()) / PAGE * PAGE;
+            if hi > lo {
+                // SAFETY: `[lo, hi)` are whole pages of this allocation holding no value that
+                // is still read (all past `len`); the advice only frees them.
+                unsafe {
+                    madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_DONTNEED);
+                }
+            }
+        }
+    }
+
+    /// Bytes of the values kept (what the buffer holds of the machine's memory, whole pages
+    /// aside).
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.len * std::mem::size_of::<T>()
+    }
+}
+
+impl<T: Copy> std::ops::Deref for HugeBuf<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `len` initialised values (or a dangling pointer and length 0).
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> std::ops::DerefMut for HugeBuf<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T: Copy> Drop for HugeBuf<T> {
+    fn drop(&mut self) {
+        if self.len > 0 {
+            // SAFETY: allocated in `new` with this layout.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_buffers_hold_their_values_and_truncate() {
+        for len in [0, 1, 1000, (HUGE_PAGE / 16) + 5] {
+            let mut b = HugeBuf::new(len, 7u128);
+            assert!(b.len() >= len);
+            assert!(b.iter().all(|&v| v == 7));
+            if b.len() * 16 >= HUGE_PAGE {
+                assert_eq!(b.as_ptr() as usize % HUGE_PAGE, 0);
+                assert_eq!(b.len() * 16 % HUGE_PAGE, 0);
+            }
+            for (i, v) in b.iter_mut().enumerate() {
+                *v = i as u128;
+            }
+            let keep = len / 3;
+            b.truncate(keep);
+            assert_eq!(b.len(), keep.min(b.len()));
+            assert!(b.iter().enumerate().all(|(i, &v)| v == i as u128));
+            assert_eq!(b.bytes(), b.len() * 16);
+        }
+    }
 }

@@ -200,7 +200,7 @@ struct DpHeader {
 }
 
 /// A dp state read back from a checkpoint.
-pub(crate) struct DpState<S, const N: usize> {
+pub(crate) struct DpState<S: Copy, const N: usize> {
     pub layer: Layer<S, N>,
     pub matrices: Vec<Vec<u128>>,
     pub rows: Vec<LayerRow>,

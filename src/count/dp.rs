@@ -13,14 +13,18 @@
 //! partition: workers expand a batch of the current layer, staging each child in the partition
 //! its key hashes to, then the tables take their staged children in parallel, one worker per
 //! table, with no locks, prefetching the slot of the child sixteen ahead so that the cache
-//! misses of a large table overlap. Each finished batch of the current layer is freed at once,
-//! and at the end each table is compacted in place into a plain `Vec`. So memory is the part of
+//! misses of a large table overlap. Tables sit on whole transparent huge pages ([`HugeBuf`]):
+//! with 4 KiB pages most random probes also missed the TLB, and on this project's virtual
+//! machine that halved the insertions' speed. Each finished batch of the current layer is freed
+//! at once, and at the end each table is compacted in place, the pages past its entries given
+//! back to the system. So memory is the part of
 //! the current layer not yet expanded plus the next layer's tables, checked against the budget
 //! after every batch. The order of additions differs between runs and thread counts, the sums do
 //! not.
 //!
 //! **Entries.** Keys pack both disc sets densely into a `u64` on boards of at most 32 squares
-//! (canonical forms by byte-image tables that stay in L1), and use the two 64-bit frames as a
+//! (canonical forms from tables of every symmetry's image of each row, all eight images in one
+//! vector per row: see [`Packer`]), and use the two 64-bit frames as a
 //! `u128` otherwise. Path counts are `u64` (checked: an overflow is reported, never wrapped);
 //! the score tally is `u128`. With two classes on at most 25 squares an entry is packed into 16
 //! bytes (a 50-bit key and two 39-bit counts); should a count outgrow 39 bits the run starts
@@ -36,7 +40,7 @@ use super::{Class, CountError, CountOptions, LayerRow, MethodResult};
 use crate::board::{
     canonical_discs, flips, has_moves, legal_moves, Position, Shape, Squares, Symmetry,
 };
-use crate::memory::MemoryError;
+use crate::memory::{HugeBuf, MemoryError};
 use crate::progress::Progress;
 
 /// A position's key in a layer (the colour to move is implied by the layer's partition).
@@ -141,19 +145,23 @@ impl Packer {
     fn least_image(&self, p: u64, o: u64) -> u64 {
         let (mut ip, mut io) = ([0u32; 8], [0u32; 8]);
         for (r, t) in self.wide.iter().enumerate() {
-            let (a, b) = (&t[(p >> (8 * r)) as u8 as usize].0, &t[(o >> (8 * r)) as u8 as usize].0);
+            let (a, b) = (
+                &t[(p >> (8 * r)) as u8 as usize].0,
+                &t[(o >> (8 * r)) as u8 as usize].0,
+            );
             for l in 0..8 {
                 ip[l] |= a[l];
                 io[l] |= b[l];
             }
         }
-        // Keys are below 2^58, so their order as signed numbers is theirs, and signed minima
-        // compile to vector compares.
+        // With the top bit flipped, the keys' order as signed numbers is theirs as unsigned
+        // ones, and signed minima compile to vector compares (AVX2 has no unsigned ones).
+        const TOP: u64 = 1 << 63;
         let mut best = i64::MAX;
         for l in 0..8 {
-            best = best.min((u64::from(ip[l]) | (u64::from(io[l]) << 32)) as i64);
+            best = best.min(((u64::from(ip[l]) | (u64::from(io[l]) << 32)) ^ TOP) as i64);
         }
-        best as u64
+        best as u64 ^ TOP
     }
 }
 
@@ -352,14 +360,14 @@ impl Slot<2> for Packed2 {
 }
 
 /// A layer: its positions by colour to move and hash partition, no key twice.
-pub(crate) struct Layer<S, const N: usize> {
+pub(crate) struct Layer<S: Copy, const N: usize> {
     /// Discs on the board.
     pub discs: u32,
     /// Partitions per colour.
     per_half: usize,
     /// `parts[h * per_half + j]`: the positions with colour `h` to move (0 black, 1 white) whose
     /// key hashes to partition `j`.
-    parts: Vec<Vec<S>>,
+    parts: Vec<HugeBuf<S>>,
 }
 
 /// The partition of a hash among `n` (the high 32 bits, scaled).
@@ -385,52 +393,44 @@ impl<S: Slot<N>, const N: usize> Layer<S, N> {
         ok.then(|| Layer {
             discs,
             per_half,
-            parts: tables.into_iter().map(Table::into_vec).collect(),
+            parts: tables.into_iter().map(Table::into_part).collect(),
         })
     }
 
     /// Positions in the layer.
     pub(crate) fn len(&self) -> usize {
-        self.parts.iter().map(Vec::len).sum()
+        self.parts.iter().map(|p| p.len()).sum()
     }
 
     /// Positions with colour `h` to move (0 black, 1 white).
     pub(crate) fn half(&self, h: usize) -> impl Iterator<Item = &S> {
         self.parts[h * self.per_half..(h + 1) * self.per_half]
             .iter()
-            .flatten()
+            .flat_map(|p| p.iter())
     }
 
     /// Bytes held.
     fn bytes(&self) -> usize {
-        self.parts.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<S>()
+        self.parts.iter().map(HugeBuf::bytes).sum::<usize>()
     }
 }
 
 /// An open-addressing table (linear probing) of one partition of the next layer. The default
 /// key marks a free slot.
-struct Table<S, const N: usize> {
-    slots: Vec<S>,
+struct Table<S: Copy, const N: usize> {
+    /// On whole huge pages (see [`HugeBuf`]): the random probes of a table much larger than
+    /// the caches would each walk the page tables otherwise.
+    slots: HugeBuf<S>,
     len: usize,
 }
 
 impl<S: Slot<N>, const N: usize> Table<S, N> {
+    /// A table of at least `capacity` free slots.
     fn new(capacity: usize) -> Table<S, N> {
         Table {
-            slots: Vec::new(),
+            slots: HugeBuf::new(capacity, S::FREE),
             len: 0,
         }
-        .with_capacity(capacity)
-    }
-
-    fn with_capacity(mut self, capacity: usize) -> Table<S, N> {
-        if capacity > 0 {
-            let mut slots = Vec::with_capacity(capacity);
-            crate::memory::advise_huge_pages(&slots);
-            slots.resize(capacity, S::FREE);
-            self.slots = slots;
-        }
-        self
     }
 
     /// Adds `e` (whose key hashes to `hash`); `false` if a count overflowed.
@@ -507,24 +507,30 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
     #[inline(never)]
     fn grow(&mut self) {
         let cap = (self.slots.len() * 3 / 2).max(64);
-        let old = std::mem::take(&mut self.slots);
         let mut t = Table::new(cap);
-        for e in old.into_iter().filter(|e| e.key() != S::K::FREE) {
-            t.insert(e, e.key().hash());
+        for e in self.slots.iter().filter(|e| !e.is_free()) {
+            t.insert(*e, e.key().hash());
         }
         *self = t;
     }
 
-    /// The entries, compacted in place.
-    fn into_vec(self) -> Vec<S> {
+    /// The entries, compacted in place; the pages past them go back to the system.
+    fn into_part(self) -> HugeBuf<S> {
         let mut v = self.slots;
-        v.retain(|e| e.key() != S::K::FREE);
-        v.shrink_to_fit();
+        let mut n = 0;
+        for i in 0..v.len() {
+            let e = v[i];
+            if !e.is_free() {
+                v[n] = e;
+                n += 1;
+            }
+        }
+        v.truncate(n);
         v
     }
 
     fn bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<S>()
+        self.slots.len() * std::mem::size_of::<S>()
     }
 }
 
@@ -791,7 +797,7 @@ fn expand<S: Slot<N>, const N: usize>(
             pool.lock().expect("pool").push(l);
         }
         for p in &mut layer.parts[i..j] {
-            *p = Vec::new();
+            *p = HugeBuf::new(0, S::FREE);
         }
         let now = layer.bytes() + tables.iter().map(Table::bytes).sum::<usize>() + staged_bytes;
         *peak = (*peak).max(now);
@@ -814,7 +820,7 @@ fn expand<S: Slot<N>, const N: usize>(
     Ok(Layer {
         discs: layer.discs + 1,
         per_half,
-        parts: tables.into_par_iter().map(Table::into_vec).collect(),
+        parts: tables.into_par_iter().map(Table::into_part).collect(),
     })
 }
 
@@ -1018,6 +1024,37 @@ mod tests {
                     let v4 = run(&|l| unsafe { v4::chunk(&chunk, btm, &x, l) });
                     assert_eq!(v4, portable);
                 }
+            }
+        }
+    }
+
+    /// The canonical key from the lane tables is the least packed key of an image under the
+    /// board's symmetries, computed square by square by `Symmetry::apply`.
+    #[test]
+    fn canonical_keys_are_the_least_image() {
+        let mut rng = crate::rng::SplitMix64::new(11);
+        for (r, c) in [(3, 3), (4, 4), (5, 5), (4, 7), (3, 8), (5, 6), (8, 4)] {
+            let shape = Shape::new(r, c).unwrap();
+            let pk = Packer::new(shape, true);
+            let plain = Packer::new(shape, false);
+            let m = shape.mask();
+            for _ in 0..2000 {
+                let (a, b) = (rng.next() & m, rng.next() & m);
+                let (p, o) = (a & !b, b & !a & rng.next());
+                let slow = Symmetry::all(shape)
+                    .iter()
+                    .map(|s| <u64 as Key>::encode(&plain, s.apply(shape, p), s.apply(shape, o)))
+                    .min()
+                    .unwrap();
+                assert_eq!(
+                    <u64 as Key>::canonical(&pk, p, o),
+                    slow,
+                    "{shape} {p:x} {o:x}"
+                );
+                assert_eq!(
+                    <u64 as Key>::canonical(&plain, p, o),
+                    <u64 as Key>::encode(&plain, p, o)
+                );
             }
         }
     }

@@ -24,7 +24,7 @@
 //!
 //! **Entries.** Keys pack both disc sets densely into a `u64` on boards of at most 32 squares
 //! (canonical forms from tables of every symmetry's image of each row, all eight images in one
-//! vector per row: see [`Packer`]), and use the two 64-bit frames as a
+//! vector per row: see `Packer`), and use the two 64-bit frames as a
 //! `u128` otherwise. Path counts are `u64` (checked: an overflow is reported, never wrapped);
 //! the score tally is `u128`. With two classes on at most 25 squares an entry is packed into 16
 //! bytes (a 50-bit key and two 39-bit counts); should a count outgrow 39 bits the run starts

@@ -547,10 +547,12 @@ const PARTITION_BYTES: usize = 1 << 22;
 /// Most partitions per colour.
 const MAX_PARTITIONS: usize = 1 << 13;
 
-/// Partitions per colour for a layer expected to hold about `positions` entries.
+/// Partitions per colour for a layer expected to hold about `positions` entries: tables of
+/// `PARTITION_BYTES` at the load where they grow, so that large ones span whole huge pages
+/// with nothing to round up (any count works: [`partition`] scales the hash).
 pub(crate) fn partitions_for(positions: usize, entry_bytes: usize) -> usize {
-    (positions * entry_bytes / 2 / PARTITION_BYTES)
-        .next_power_of_two()
+    (positions * entry_bytes * 8 / 7)
+        .div_ceil(2 * PARTITION_BYTES)
         .clamp(1, MAX_PARTITIONS)
 }
 

@@ -14,8 +14,8 @@
 //! its key hashes to, then the tables take their staged children in parallel, one worker per
 //! table, with no locks, prefetching the slot of the child sixteen ahead so that the cache
 //! misses of a large table overlap. Tables sit on whole transparent huge pages ([`HugeBuf`]):
-//! with 4 KiB pages most random probes also missed the TLB, and on this project's virtual
-//! machine that halved the insertions' speed. Each finished batch of the current layer is freed
+//! with 4 KiB pages most random probes also missed the TLB, which on this project's virtual
+//! machine made whole runs up to twice as slow in paired runs (BENCHMARKS.md). Each finished batch of the current layer is freed
 //! at once, and at the end each table is compacted in place, the pages past its entries given
 //! back to the system. So memory is the part of
 //! the current layer not yet expanded plus the next layer's tables, checked against the budget

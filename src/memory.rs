@@ -83,33 +83,41 @@ pub fn advise_huge_pages<T>(v: &Vec<T>) {
 
 /// [`advise_huge_pages`] on the bytes `[start, start + len)` of one allocation.
 fn advise_huge_range(start: usize, len: usize) {
+    /// Linux's `MADV_HUGEPAGE` advice of `madvise`.
     #[cfg(target_os = "linux")]
-    {
-        /// Linux's `MADV_HUGEPAGE` advice of `madvise`.
-        const MADV_HUGEPAGE: std::ffi::c_int = 14;
-        extern "C" {
-            fn madvise(
-                addr: *mut std::ffi::c_void,
-                len: usize,
-                advice: std::ffi::c_int,
-            ) -> std::ffi::c_int;
-        }
-        let end = start + len;
-        // Whole huge pages inside the allocation only.
-        let (lo, hi) = (
-            start.next_multiple_of(HUGE_PAGE),
-            end / HUGE_PAGE * HUGE_PAGE,
-        );
-        if hi > lo {
-            // SAFETY: `[lo, hi)` lies inside one live allocation; the advice changes how pages
-            // are backed, never their contents, and a refusal (an error return) changes nothing.
-            unsafe {
-                madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_HUGEPAGE);
-            }
-        }
+    const MADV_HUGEPAGE: std::ffi::c_int = 14;
+    // SAFETY: the advice changes how pages are backed, never their contents.
+    #[cfg(target_os = "linux")]
+    unsafe {
+        advise_pages(start, start + len, HUGE_PAGE, MADV_HUGEPAGE);
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (start, len);
+}
+
+/// Gives Linux's `madvise` the `advice` for the whole pages of `page` bytes inside
+/// `[start, end)`. Only advice: a refusal (an error return) changes nothing.
+///
+/// # Safety
+///
+/// `[start, end)` lies inside one live allocation, and if the advice may discard contents,
+/// nothing in those pages is read again before it is written.
+#[cfg(target_os = "linux")]
+unsafe fn advise_pages(start: usize, end: usize, page: usize, advice: std::ffi::c_int) {
+    extern "C" {
+        fn madvise(
+            addr: *mut std::ffi::c_void,
+            len: usize,
+            advice: std::ffi::c_int,
+        ) -> std::ffi::c_int;
+    }
+    let (lo, hi) = (start.next_multiple_of(page), end / page * page);
+    if hi > lo {
+        // SAFETY: whole pages inside the allocation, as the caller promises.
+        unsafe {
+            madvise(lo as *mut std::ffi::c_void, hi - lo, advice);
+        }
+    }
 }
 
 /// Bytes of a transparent huge page on x86-64 Linux.
@@ -188,30 +196,24 @@ impl<T: Copy> HugeBuf<T> {
             return;
         }
         self.len = len;
+        /// Linux's `MADV_DONTNEED` advice of `madvise`: the pages are freed, and read as
+        /// zeros if touched again.
         #[cfg(target_os = "linux")]
-        {
-            /// Linux's `MADV_DONTNEED` advice of `madvise`: the pages are freed, and read as
-            /// zeros if touched again.
-            const MADV_DONTNEED: std::ffi::c_int = 4;
-            const PAGE: usize = 4096;
-            extern "C" {
-                fn madvise(
-                    addr: *mut std::ffi::c_void,
-                    len: usize,
-                    advice: std::ffi::c_int,
-                ) -> std::ffi::c_int;
-            }
-            let start = self.ptr.as_ptr() as usize;
-            let lo = (start + len * std::mem::size_of::<T>()).next_multiple_of(PAGE);
-            let hi = (start + self.layout.size()) / PAGE * PAGE;
-            if hi > lo {
-                // SAFETY: `[lo, hi)` are whole pages of this allocation holding no value that
-                // is still read (all past `len`); the advice only frees them.
-                unsafe {
-                    madvise(lo as *mut std::ffi::c_void, hi - lo, MADV_DONTNEED);
-                }
-            }
+        const MADV_DONTNEED: std::ffi::c_int = 4;
+        let start = self.ptr.as_ptr() as usize;
+        // SAFETY: the pages lie in this allocation past the values kept, which are all that
+        // is read from now on.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            advise_pages(
+                start + len * std::mem::size_of::<T>(),
+                start + self.layout.size(),
+                4096,
+                MADV_DONTNEED,
+            );
         }
+        #[cfg(not(target_os = "linux"))]
+        let _ = start;
     }
 
     /// Bytes of the values kept (what the buffer holds of the machine's memory, whole pages

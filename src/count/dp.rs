@@ -15,20 +15,20 @@
 //! table, with no locks, prefetching the slot of the child sixteen ahead so that the cache
 //! misses of a large table overlap. Tables sit on whole transparent huge pages ([`HugeBuf`]):
 //! with 4 KiB pages most random probes also missed the TLB, which on this project's virtual
-//! machine made whole runs up to twice as slow in paired runs (BENCHMARKS.md). Each finished batch of the current layer is freed
-//! at once, and at the end each table is compacted in place, the pages past its entries given
-//! back to the system. So memory is the part of
-//! the current layer not yet expanded plus the next layer's tables, checked against the budget
+//! machine made whole runs up to twice as slow in paired runs (BENCHMARKS.md). Each finished
+//! batch of the current layer is freed at once, and at the end each table is compacted in
+//! place, the pages past its entries given back to the system. So memory is the part of the
+//! current layer not yet expanded plus the next layer's tables, checked against the budget
 //! after every batch. The order of additions differs between runs and thread counts, the sums do
 //! not.
 //!
 //! **Entries.** Keys pack both disc sets densely into a `u64` on boards of at most 32 squares
 //! (canonical forms from tables of every symmetry's image of each row, all eight images in one
-//! vector per row: see `Packer`), and use the two 64-bit frames as a
-//! `u128` otherwise. Path counts are `u64` (checked: an overflow is reported, never wrapped);
-//! the score tally is `u128`. With two classes on at most 25 squares an entry is packed into 16
-//! bytes (a 50-bit key and two 39-bit counts); should a count outgrow 39 bits the run starts
-//! again with wide entries.
+//! vector per row: see `Packer`), and use the two 64-bit frames as a `u128` otherwise. Path
+//! counts are `u64` (checked: an overflow is reported, never wrapped); the score tally is
+//! `u128`. With two classes on at most 25 squares an entry is packed into 16 bytes (a 50-bit
+//! key and two 39-bit counts); should a count outgrow 39 bits the run starts again with wide
+//! entries.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -530,7 +530,7 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
     }
 
     fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<S>()
+        self.slots.bytes()
     }
 }
 

@@ -17,6 +17,8 @@ mod position;
 mod shape;
 mod symmetry;
 
+#[cfg(target_arch = "x86_64")]
+pub use bitboard::flips_avx2;
 pub use bitboard::{flips, has_moves, last_flip_count, legal_moves, square_bit, Squares};
 pub use notation::{parse_moves, parse_square, square_name, MoveToken};
 pub use position::{Move, Position, Side};

@@ -843,29 +843,30 @@ fn expand_chunk<S: Slot<N>, const N: usize>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         crate::cpu::Level::V3 => unsafe { v3::chunk(chunk, btm, x, l) },
-        _ => expand_all(chunk, btm, x, l),
+        _ => expand_all(chunk, btm, x, l, flips),
     }
 }
 
-/// [`expand_one`] on every entry of `chunk`; always inlined, so each copy below compiles it
-/// with its own instructions.
+/// [`expand_one`] on every entry of `chunk`, with `flip` computing the flips of a move;
+/// always inlined, so each copy below compiles it with its own instructions.
 #[inline(always)]
 fn expand_all<S: Slot<N>, const N: usize>(
     chunk: &[S],
     btm: bool,
     x: &Expansion,
     l: &mut Local<S>,
+    flip: impl Fn(u64, u64, u32) -> u64 + Copy,
 ) -> bool {
     let mut ok = true;
     for e in chunk {
-        ok &= expand_one(e, btm, x, l);
+        ok &= expand_one(e, btm, x, l, flip);
     }
     ok
 }
 
 /// Stamps out a copy of [`expand_all`] compiled with the target features of one CPU level.
 macro_rules! expanders {
-    ($($name:ident: $features:literal;)*) => {$(
+    ($($name:ident: $features:literal, $flip:expr;)*) => {$(
         #[cfg(target_arch = "x86_64")]
         mod $name {
             use super::{expand_all, Expansion, Local, Slot};
@@ -880,15 +881,18 @@ macro_rules! expanders {
                 x: &Expansion,
                 l: &mut Local<S>,
             ) -> bool {
-                expand_all(chunk, btm, x, l)
+                expand_all(chunk, btm, x, l, $flip)
             }
         }
     )*};
 }
 
 expanders! {
-    v3: "popcnt,lzcnt,bmi1,bmi2,avx2";
-    v4: "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd,avx512bw,avx512dq";
+    // A closure inherits its function's target features, so it may call the AVX2 flips.
+    v3: "popcnt,lzcnt,bmi1,bmi2,avx2", |p, o, sq| crate::board::flips_avx2(p, o, sq);
+    // The portable flips, which the compiler vectorizes here with AVX-512's `lzcnt`.
+    v4: "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd,avx512bw,avx512dq",
+        crate::board::flips;
 }
 
 /// What expanding a layer needs besides its entries.
@@ -910,6 +914,7 @@ fn expand_one<S: Slot<N>, const N: usize>(
     btm: bool,
     x: &Expansion,
     l: &mut Local<S>,
+    flip: impl Fn(u64, u64, u32) -> u64,
 ) -> bool {
     let Expansion {
         pk,
@@ -924,7 +929,7 @@ fn expand_one<S: Slot<N>, const N: usize>(
     let empty = mask & !(p | o);
     for sq in Squares(legal_moves(p, o, empty)) {
         let bit = 1u64 << sq;
-        let f = flips(p, o, sq);
+        let f = flip(p, o, sq);
         let (np, no) = (o ^ f, p | f | bit);
         let ne = empty ^ bit;
         // The child, with a forced pass folded in.
@@ -1010,7 +1015,7 @@ mod tests {
             (staged, l.tally)
         };
         for btm in [true, false] {
-            let portable = run(&|l| expand_all(&chunk, btm, &x, l));
+            let portable = run(&|l| expand_all(&chunk, btm, &x, l, flips));
             assert!(portable.0.iter().map(Vec::len).sum::<usize>() > 1000);
             assert!(portable.1.iter().any(|&n| n > 0), "some games end");
             #[cfg(target_arch = "x86_64")]

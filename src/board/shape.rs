@@ -137,7 +137,7 @@ impl Shape {
 
 /// First row (or column) of the start block on a side of length `n`.
 const fn block_start(n: u32) -> u32 {
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         n / 2 - 1
     } else {
         n / 2

@@ -44,7 +44,7 @@ impl Search {
         passed: bool,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes % 4096 == 0 && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(4096) && Instant::now() >= self.deadline {
             self.timed_out = true;
         }
         if self.timed_out {

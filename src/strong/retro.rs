@@ -375,7 +375,7 @@ fn expand(
                 u16::from(white) | (u16::from(black) << 8)
             };
             let key = key_of(shape, cp, co);
-            if key >= lo && hi.map_or(true, |h| key < h) {
+            if key >= lo && hi.is_none_or(|h| key < h) {
                 out.push((key, cf));
             }
         }

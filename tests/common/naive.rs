@@ -27,12 +27,12 @@ impl NaiveBoard {
     /// n puts the block at n/2 - 1, an odd side at n/2; white on the block's main diagonal.
     pub fn start(rows: usize, cols: usize) -> NaiveBoard {
         let mut cells = vec![vec![0u8; cols]; rows];
-        let r = if rows % 2 == 0 {
+        let r = if rows.is_multiple_of(2) {
             rows / 2 - 1
         } else {
             rows / 2
         };
-        let c = if cols % 2 == 0 {
+        let c = if cols.is_multiple_of(2) {
             cols / 2 - 1
         } else {
             cols / 2

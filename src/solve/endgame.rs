@@ -1,7 +1,7 @@
 //! The special solver for the last few empty squares: no table, no move list, squares tried in
 //! regions of odd parity first, and the last square counted without playing it.
 
-use crate::board::{flips, last_flip_count, Squares};
+use crate::board::{last_flip_count, Squares};
 
 #[cfg(target_arch = "x86_64")]
 use super::search::V3;
@@ -9,7 +9,7 @@ use super::search::{final_score, Portable, Searcher};
 
 /// The end solver, in each copy of the search (see [`super::search::searcher`]).
 macro_rules! searcher_endgame {
-    ($L:ty; $(#[$attr:meta])*) => {
+    ($L:ty, $flips:path; $(#[$attr:meta])*) => {
 impl Searcher<'_, $L> {
     /// Fail-soft alpha-beta of `(p, o)` whose empty squares are `empty` (`n` of them).
     $(#[$attr])*
@@ -49,7 +49,7 @@ impl Searcher<'_, $L> {
         let mut moved = false;
         for set in [odd, empty & !odd] {
             for sq in Squares(set) {
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 if f == 0 {
                     continue;
                 }
@@ -71,7 +71,7 @@ impl Searcher<'_, $L> {
             return best;
         }
         // No move: pass if the opponent can move, else the game is over.
-        if Squares(empty).any(|sq| flips(o, p, sq) != 0) {
+        if Squares(empty).any(|sq| $flips(o, p, sq) != 0) {
             -self.endgame(o, p, -beta, -alpha, empty, n)
         } else {
             final_score(p, o)
@@ -85,7 +85,7 @@ impl Searcher<'_, $L> {
     fn last_two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
         let mut best = -super::search::INF;
-        let f = flips(p, o, x1);
+        let f = $flips(p, o, x1);
         if f != 0 {
             self.nodes += 1;
             best = -last_square(o ^ f, p | f | (1u64 << x1), x2);
@@ -93,7 +93,7 @@ impl Searcher<'_, $L> {
                 return best;
             }
         }
-        let f = flips(p, o, x2);
+        let f = $flips(p, o, x2);
         if f != 0 {
             self.nodes += 1;
             best = best.max(-last_square(o ^ f, p | f | (1u64 << x2), x1));
@@ -102,7 +102,7 @@ impl Searcher<'_, $L> {
             return best;
         }
         // No move: pass if the opponent can move, else the game is over.
-        if flips(o, p, x1) != 0 || flips(o, p, x2) != 0 {
+        if $flips(o, p, x1) != 0 || $flips(o, p, x2) != 0 {
             -self.last_two(o, p, -beta, -alpha, x1, x2)
         } else {
             final_score(p, o)

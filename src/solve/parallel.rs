@@ -43,7 +43,7 @@ impl Abort<'_> {
 
 /// The split, in each copy of the search (see [`super::search::searcher`]).
 macro_rules! searcher_split {
-    ($L:ty; $(#[$attr:meta])*) => {
+    ($L:ty, $flips:path; $(#[$attr:meta])*) => {
 impl Searcher<'_, $L> {
     /// Searches the moves `rest` of `(p, o)` in parallel with the null window `(alpha, beta)`.
     /// Returns the best complete result and its move (`-INF` if none finished because a split

@@ -14,7 +14,7 @@
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{flips, legal_moves, Shape, Squares, Symmetry};
+use crate::board::{legal_moves, Shape, Squares, Symmetry};
 
 use super::parallel::Abort;
 use super::stability::Stability;
@@ -274,7 +274,7 @@ fn inverse(s: Symmetry) -> Symmetry {
 /// The search, compiled once for any CPU ([`Portable`]) and once for x86-64-v3 CPUs ([`V3`]:
 /// hardware `popcnt`, `lzcnt`, BMI and AVX2), the copy chosen at run time by [`searcher`].
 macro_rules! searcher_core {
-    ($L:ty; $(#[$attr:meta])*) => {
+    ($L:ty, $flips:path; $(#[$attr:meta])*) => {
 impl<'a> Searcher<'a, $L> {
     /// A searcher on `ctx`, under the abort flags `abort` (none at the top).
     #[must_use]
@@ -399,7 +399,7 @@ impl<'a> Searcher<'a, $L> {
         // Children that probe the table themselves (above the end solver) benefit too.
         let fetch = t.prefetch && t.table && (etc || n_empty - 1 > t.endgame_empties);
         for sq in Squares(moves) {
-            let f = flips(p, o, sq);
+            let f = $flips(p, o, sq);
             if etc || fetch {
                 let bit = 1u64 << sq;
                 let (np, no) = (o ^ f, p | f | bit);
@@ -640,7 +640,7 @@ impl<'a> Searcher<'a, $L> {
         }
         let mut best = -SHALLOW_INF;
         for sq in Squares(moves) {
-            let f = flips(p, o, sq);
+            let f = $flips(p, o, sq);
             let bit = 1u64 << sq;
             let v = -self.shallow(o ^ f, p | f | bit, empty ^ bit, depth - 1, -beta, -alpha);
             if v > best {
@@ -710,9 +710,9 @@ impl<'a> Searcher<'a, $L> {
 /// `Level::V3`). One place for the list, used by `search.rs`, `endgame.rs` and `parallel.rs`.
 macro_rules! each_copy {
     ($m:ident) => {
-        $m!(Portable;);
+        $m!(Portable, crate::board::flips;);
         #[cfg(target_arch = "x86_64")]
-        $m!(V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+        $m!(V3, crate::board::flips_avx2; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
     };
 }
 pub(super) use each_copy;

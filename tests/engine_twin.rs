@@ -173,3 +173,41 @@ fn perft_agrees_with_naive_perft() {
         }
     }
 }
+
+/// `flips` and its AVX2 copy (where the CPU has AVX2) against the naive board's flips on random
+/// boards filling the whole 8x8 frame (runs that reach the edge included), dense and sparse,
+/// at every empty square.
+#[test]
+fn flips_agree_with_the_naive_board() {
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut naive = NaiveBoard::start(8, 8);
+    for _ in 0..20_000 {
+        let (x, y) = (rng.next_u64(), rng.next_u64());
+        let occupied = match x % 3 {
+            0 => x | y,
+            1 => x | y | x.rotate_left(11),
+            _ => x & y | x.rotate_left(5),
+        };
+        let p = occupied & y.rotate_left(3);
+        let o = occupied & !p;
+        for sq in 0..64 {
+            naive.cells[sq / 8][sq % 8] = (p >> sq & 1) as u8 | ((o >> sq & 1) as u8) << 1;
+        }
+        for sq in Squares(!occupied) {
+            let mut want = 0u64;
+            for (fr, fc) in naive.flips_for(1, (sq / 8) as usize, (sq % 8) as usize) {
+                want |= 1u64 << (8 * fr + fc);
+            }
+            let ctx = format!("p {p:#x} o {o:#x} sq {sq}");
+            assert_eq!(reversi_nxn::board::flips(p, o, sq), want, "{ctx}");
+            #[cfg(target_arch = "x86_64")]
+            if avx2 {
+                // SAFETY: the CPU has AVX2 (checked above).
+                let got = unsafe { reversi_nxn::board::flips_avx2(p, o, sq) };
+                assert_eq!(got, want, "AVX2 copy: {ctx}");
+            }
+        }
+    }
+}

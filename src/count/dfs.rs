@@ -361,6 +361,7 @@ mod portable {
 #[cfg(target_arch = "x86_64")]
 mod v3 {
     use super::*;
+    // Shadows the glob's scalar `flips`: this copy's walk calls the AVX2 flips.
     use crate::board::flips_avx2 as flips;
     walkers!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }

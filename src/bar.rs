@@ -39,6 +39,14 @@ impl Progress for Bar {
         self.bar.inc(n);
     }
 
+    fn note(&self, line: &str) {
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            self.bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
     fn finish(&self) {
         self.bar.finish_and_clear();
     }

@@ -11,6 +11,8 @@ pub trait Progress: Sync {
     fn advance(&self, _n: u64) {}
     /// The work is over.
     fn finish(&self) {}
+    /// A line worth keeping in a log (a finished layer, a change of plan).
+    fn note(&self, _line: &str) {}
     /// Whether the user asked to stop (Ctrl-C): algorithms that can resume save and return.
     fn should_stop(&self) -> bool {
         false

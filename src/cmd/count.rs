@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
-use reversi_nxn::count::{count, moves_text, CountError, CountOptions, CountReport, Method};
+use reversi_nxn::count::{
+    count, disk_run_dir, moves_text, CountError, CountOptions, CountReport, Method, Store,
+};
 
 use crate::bar::Bar;
 use crate::cli::{BoardArgs, UsageError};
@@ -37,6 +39,17 @@ pub struct CountArgs {
     /// Print the report as JSON on stdout instead of the summary.
     #[arg(long)]
     pub json: bool,
+    /// Where dp keeps its layers: in memory while the next one is expected to fit --memory,
+    /// then on disk (auto); always in memory (memory); always on disk (disk).
+    #[arg(long, value_enum, default_value_t = Store::Auto)]
+    pub store: Store,
+    /// Directory for the disk store's layer files (a directory of its own is made inside;
+    /// default: the system's temporary directory).
+    #[arg(long, value_name = "DIR")]
+    pub tmp_dir: Option<PathBuf>,
+    /// Disk budget of the layer files in GiB (default: the free space of --tmp-dir less 1 GiB).
+    #[arg(long, value_name = "GIB", value_parser = positive_gib)]
+    pub disk: Option<f64>,
     /// Test hook: stop as if interrupted after this many units of work (dfs subtrees, dp
     /// layers), saving the checkpoint.
     #[arg(long, hide = true)]
@@ -76,21 +89,33 @@ pub fn run(args: &CountArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("."))
         .join(format!("count-{}.checkpoint", args.method.name()));
-    if args.resume && !checkpoint.exists() {
-        return Err(UsageError(format!(
-            "--resume: no checkpoint at {} (nothing to resume)",
-            checkpoint.display()
-        ))
-        .into());
+    let tmp_dir = args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    if args.method == Method::Dp && (args.tmp_dir.is_some() || args.store == Store::Disk) {
+        check_writable_dir(&tmp_dir)?;
     }
     let opts = CountOptions {
         method: args.method,
         memory_mb: args.memory,
-        checkpoint: Some(checkpoint),
+        checkpoint: Some(checkpoint.clone()),
         resume: args.resume,
         symmetry: !args.no_symmetry,
         stop_after: args.stop_after,
+        store: args.store,
+        tmp_dir,
+        disk_bytes: args.disk.map(|g| (g * f64::from(1u32 << 30)) as u64),
     };
+    let disk_dir = disk_run_dir(&pos, &opts);
+    if args.resume
+        && !checkpoint.exists()
+        && !(args.method == Method::Dp && disk_dir.join("manifest.json").exists())
+    {
+        return Err(UsageError(format!(
+            "--resume: no checkpoint at {} nor a disk run in {} (nothing to resume)",
+            checkpoint.display(),
+            disk_dir.display()
+        ))
+        .into());
+    }
     let bar = Bar::new(super::stop_flag());
     let report = match count(&pos, &moves, &opts, &bar) {
         Ok(r) => r,
@@ -114,6 +139,33 @@ pub fn run(args: &CountArgs) -> Result<()> {
         println!("(no files written for a board string: give --out DIR)");
     }
     Ok(())
+}
+
+/// A disk budget in GiB: a positive number.
+fn positive_gib(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(g) if g.is_finite() && g > 0.0 => Ok(g),
+        _ => Err(format!("'{s}' is not a positive number of GiB")),
+    }
+}
+
+/// Refuses a directory that does not exist or cannot be written, before any work.
+fn check_writable_dir(dir: &std::path::Path) -> Result<()> {
+    if !dir.is_dir() {
+        return Err(UsageError(format!("--tmp-dir {}: no such directory", dir.display())).into());
+    }
+    let probe = dir.join(format!(".reversi-write-test-{}", std::process::id()));
+    match std::fs::write(&probe, b"") {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(UsageError(format!(
+            "--tmp-dir {}: cannot write there ({e})",
+            dir.display()
+        ))
+        .into()),
+    }
 }
 
 /// Peak resident memory of this process in MiB (`VmHWM`), if known.
@@ -211,6 +263,14 @@ fn print_summary(r: &CountReport) {
     let mut tail = format!("time {:.3} s on {} threads", r.seconds, r.threads);
     if let Some(mb) = r.peak_layer_mb {
         tail.push_str(&format!(", peak layer memory {mb:.1} MiB"));
+    }
+    if let Some(d) = &r.disk {
+        tail.push_str(&format!(
+            ", disk store: peak {:.2} GiB on disk, {:.2} GiB written, {:.2} GiB read",
+            d.peak_disk as f64 / f64::from(1u32 << 30),
+            d.bytes_written as f64 / f64::from(1u32 << 30),
+            d.bytes_read as f64 / f64::from(1u32 << 30)
+        ));
     }
     if let Some(rss) = peak_rss_mb() {
         tail.push_str(&format!(", peak RSS {rss} MiB"));

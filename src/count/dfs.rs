@@ -95,6 +95,7 @@ pub(crate) fn run(
     }
     cp.remove();
     Ok(MethodResult {
+        disk: None,
         matrices,
         layers: None,
         peak_layer_mb: None,

@@ -56,6 +56,33 @@ impl Method {
     }
 }
 
+/// Where dp keeps its layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Store {
+    /// In memory while the next layer is expected to fit `--memory`, then on disk.
+    Auto,
+    /// Always in memory: a layer that does not fit is refused.
+    Memory,
+    /// Always on disk (every layer written and read back; for checking and measuring).
+    Disk,
+}
+
+/// What the disk store did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct DiskStats {
+    /// Bytes of layer files written.
+    pub bytes_written: u64,
+    /// Bytes of layer files read.
+    pub bytes_read: u64,
+    /// Most bytes of layer files on disk at once.
+    pub peak_disk: u64,
+    /// Most bytes of tables and buffers in memory at once.
+    pub peak_memory: u64,
+    /// Seconds spent in the disk store, over every run of a resumed count.
+    pub seconds: f64,
+}
+
 /// How to count.
 #[derive(Debug, Clone)]
 pub struct CountOptions {
@@ -72,6 +99,12 @@ pub struct CountOptions {
     /// Test hook: behave as if interrupted after this many units of work (dfs subtrees, dp
     /// layers) are done in this run.
     pub stop_after: Option<u64>,
+    /// Where dp keeps its layers.
+    pub store: Store,
+    /// The directory of the disk store's files (a directory of its own is made inside).
+    pub tmp_dir: PathBuf,
+    /// Bytes the disk store may put on disk (`None`: the free space of `tmp_dir`, less 1 GiB).
+    pub disk_bytes: Option<u64>,
 }
 
 impl Default for CountOptions {
@@ -83,6 +116,9 @@ impl Default for CountOptions {
             resume: false,
             symmetry: true,
             stop_after: None,
+            store: Store::Auto,
+            tmp_dir: std::env::temp_dir(),
+            disk_bytes: None,
         }
     }
 }
@@ -108,6 +144,14 @@ pub enum CountError {
     /// A path count does not fit the counters of the method.
     #[error("a count overflowed 64 bits inside {0}; this board is too large for it")]
     Overflow(&'static str),
+    /// The disk store cannot go on (no room, an unreadable or foreign file).
+    #[error("disk store {dir}: {msg}")]
+    Disk {
+        /// The run's directory.
+        dir: PathBuf,
+        /// What went wrong.
+        msg: String,
+    },
     /// The checkpoint cannot be read or written, or belongs to another run.
     #[error("checkpoint {path}: {msg}")]
     Checkpoint {
@@ -226,6 +270,9 @@ pub struct CountReport {
     pub positions_per_layer: Option<Vec<LayerRow>>,
     /// Peak memory of the dp layers in MiB (dp only).
     pub peak_layer_mb: Option<f64>,
+    /// What the disk store did, when dp used it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disk: Option<DiskStats>,
     /// Units of work (dfs subtrees, dp layers) taken from a checkpoint rather than computed.
     pub resumed_units: u64,
     /// Wall time of this run in seconds (excluding work resumed from a checkpoint).
@@ -249,6 +296,7 @@ pub(crate) struct MethodResult {
     pub matrices: Vec<Matrix>,
     pub layers: Option<Vec<LayerRow>>,
     pub peak_layer_mb: Option<f64>,
+    pub disk: Option<DiskStats>,
     pub resumed_units: u64,
 }
 
@@ -262,6 +310,21 @@ pub(crate) fn normalize(pos: Position) -> Option<Position> {
     } else {
         None
     }
+}
+
+/// The directory the disk store of dp uses for a count of `pos` with `opts`: a directory of its
+/// own inside `opts.tmp_dir`, named by the board and a hash of the position, so that a stopped
+/// run is found again by `--resume`.
+#[must_use]
+pub fn disk_run_dir(pos: &Position, opts: &CountOptions) -> PathBuf {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let text = format!("{} {}", pos.to_board_string(), opts.symmetry);
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    opts.tmp_dir
+        .join(format!("reversi-count-{}-{h:016x}", pos.shape().name()))
 }
 
 /// The key under which symmetric positions (same colour to move) merge.
@@ -338,6 +401,7 @@ pub fn count(
             matrices: Vec::new(),
             layers: (opts.method == Method::Dp).then(Vec::new),
             peak_layer_mb: (opts.method == Method::Dp).then_some(0.0),
+            disk: None,
             resumed_units: 0,
         }
     } else {
@@ -507,6 +571,7 @@ fn build_report(
         classes,
         positions_per_layer: result.layers,
         peak_layer_mb: result.peak_layer_mb,
+        disk: result.disk,
         resumed_units: result.resumed_units,
         seconds,
         threads: rayon::current_num_threads(),

@@ -35,13 +35,18 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+pub(crate) mod disk;
+pub(crate) mod segment;
+pub(crate) mod split;
+
 use super::checkpoint::DpCheckpoint;
-use super::{Class, CountError, CountOptions, LayerRow, MethodResult};
+use super::{Class, CountError, CountOptions, LayerRow, MethodResult, Store};
 use crate::board::{
     canonical_discs, flips, has_moves, legal_moves, Position, Shape, Squares, Symmetry,
 };
 use crate::memory::{HugeBuf, MemoryError};
 use crate::progress::Progress;
+use split::{SplitRange, Splitter};
 
 /// A position's key in a layer (the colour to move is implied by the layer's partition).
 pub(crate) trait Key: Copy + Eq + Send + Sync + 'static {
@@ -63,6 +68,10 @@ pub(crate) trait Key: Copy + Eq + Send + Sync + 'static {
     fn write(self, out: &mut Vec<u8>);
     /// From little-endian bytes.
     fn read(b: &[u8]) -> Self;
+    /// The key as a number, ordered as the keys are (for sorted runs on disk).
+    fn bits(self) -> u128;
+    /// The key of a number from [`Key::bits`]; `None` if it is no key of this type.
+    fn from_bits(bits: u128) -> Option<Self>;
 }
 
 /// Packs the squares of a board densely, row after row, and maps packed keys to their images
@@ -202,6 +211,14 @@ impl Key for u64 {
     fn read(b: &[u8]) -> u64 {
         u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))
     }
+    #[inline]
+    fn bits(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline]
+    fn from_bits(bits: u128) -> Option<u64> {
+        u64::try_from(bits).ok()
+    }
 }
 
 impl Key for u128 {
@@ -233,6 +250,14 @@ impl Key for u128 {
     }
     fn read(b: &[u8]) -> u128 {
         u128::from_le_bytes(b[..16].try_into().expect("16 bytes"))
+    }
+    #[inline]
+    fn bits(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn from_bits(bits: u128) -> Option<u128> {
+        Some(bits)
     }
 }
 
@@ -580,6 +605,9 @@ pub(crate) fn run(
             // Two classes fit 16-byte slots unless a count reaches 2^39: then again, wider.
             match run_typed::<Packed2, 2>(root, classes, opts, progress) {
                 Err(CountError::Overflow(_)) => {
+                    // The disk store's files are the same for both slot layouts, but its run
+                    // starts again from the first layer too.
+                    let _ = std::fs::remove_dir_all(super::disk_run_dir(root, opts));
                     run_typed::<Entry<u64, 2>, 2>(root, classes, opts, progress)
                 }
                 r => r,
@@ -617,6 +645,18 @@ fn run_typed<S: Slot<N>, const N: usize>(
     let ss = stride * stride;
     let k = classes.len();
     let budget = opts.memory_mb.saturating_mul(1 << 20);
+    let plan = disk_plan(root, opts);
+    let to_result = |out: disk::DiskOutcome, peak: usize, resumed: u64| MethodResult {
+        matrices: out.matrices,
+        layers: Some(out.rows),
+        peak_layer_mb: Some(peak.max(out.stats.peak_memory as usize) as f64 / f64::from(1 << 20)),
+        disk: Some(out.stats),
+        resumed_units: resumed + out.resumed_layers,
+    };
+    if opts.store != Store::Memory && opts.resume && disk::has_run(&plan.dir) {
+        let out = disk::resume::<S, N>(root, &pk, k, &plan, progress)?;
+        return Ok(to_result(out, 0, 0));
+    }
 
     let mut matrices = vec![vec![0u128; ss]; k];
     let mut rows: Vec<LayerRow> = Vec::new();
@@ -663,6 +703,16 @@ fn run_typed<S: Slot<N>, const N: usize>(
                 saved,
             });
         }
+        if opts.store == Store::Disk
+            || (opts.store == Store::Auto && !fits_in_memory(&layer, growth, budget))
+        {
+            // From here on the layers live on disk; the memory checkpoint is superseded.
+            cp.remove();
+            let out = disk::start(
+                root, &pk, k, layer, &matrices, &rows, growth, &plan, progress,
+            )?;
+            return Ok(to_result(out, peak, resumed_units));
+        }
         rows.push(LayerRow {
             discs: layer.discs,
             positions: layer.len() as u64,
@@ -694,8 +744,37 @@ fn run_typed<S: Slot<N>, const N: usize>(
         matrices,
         layers: Some(rows),
         peak_layer_mb: Some(peak as f64 / f64::from(1 << 20)),
+        disk: None,
         resumed_units,
     })
+}
+
+/// Whether the memory store is expected to expand `layer` within `budget`: the next layer's
+/// tables, guessed from the last growth, beside the half of this layer not yet freed when the
+/// tables are half built.
+fn fits_in_memory<S: Slot<N>, const N: usize>(
+    layer: &Layer<S, N>,
+    growth: f64,
+    budget: u64,
+) -> bool {
+    let next = layer.len() as f64 * growth.clamp(0.5, 4.0) * std::mem::size_of::<S>() as f64;
+    let need = next * 8.0 / 7.0 + layer.bytes() as f64 / 2.0;
+    need <= budget as f64
+}
+
+/// The disk store's directory and budgets for a count of `root`.
+fn disk_plan(root: &Position, opts: &CountOptions) -> disk::DiskPlan {
+    let dir = super::disk_run_dir(root, opts);
+    let disk_budget = opts.disk_bytes.unwrap_or_else(|| {
+        disk::free_bytes(&opts.tmp_dir)
+            .unwrap_or(0)
+            .saturating_sub(1 << 30)
+    });
+    disk::DiskPlan {
+        dir,
+        disk_budget,
+        memory_budget: opts.memory_mb.saturating_mul(1 << 20),
+    }
 }
 
 /// The half of a layer for a colour to move.
@@ -718,30 +797,13 @@ fn expand<S: Slot<N>, const N: usize>(
     progress: &dyn Progress,
 ) -> Result<Layer<S, N>, CountError> {
     let shape = pk.shape;
-    let stride = shape.squares() as usize + 1;
-    let ss = stride * stride;
-    let mask = shape.mask();
-    let entry_bytes = std::mem::size_of::<S>();
     // Guess the next layer's size from the last growth (layers grow by up to about four
     // times early on), aiming a little low: a table that fills grows by half, and a guess too
     // high would cost memory at the peak.
     let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
-    let per_half = partitions_for(guess, entry_bytes);
-    let n_parts = 2 * per_half;
-    let initial = guess / n_parts * 8 / 7;
-    // Filling the tables with free slots is the first touch of their memory (page faults,
-    // zeroing by the system): in parallel, it took a tenth of the run on one thread.
-    let mut tables: Vec<Table<S, N>> = (0..n_parts)
-        .into_par_iter()
-        .map(|_| Table::new(initial))
-        .collect();
-    let x = Expansion {
-        pk,
-        mask,
-        stride,
-        per_half,
-    };
-    let pool: Mutex<Vec<Local<S>>> = Mutex::new(Vec::new());
+    let mut next = Building::new(guess);
+    let x = Expansion::new(pk, next.per_half, None);
+    let mut tally = Tally::new(k, shape);
     let mut ok = true;
     let mut i = 0;
     while i < layer.parts.len() {
@@ -758,50 +820,11 @@ fn expand<S: Slot<N>, const N: usize>(
                 layer.parts[p].chunks(CHUNK).map(move |c| (c, btm))
             })
             .collect();
-        let locals: Vec<Local<S>> = tasks
-            .par_iter()
-            .fold(
-                || {
-                    // Reuse the staging buffers of earlier batches: no page faults.
-                    let spare = pool.lock().expect("pool").pop();
-                    spare.unwrap_or_else(|| Local {
-                        staged: (0..n_parts).map(|_| Vec::new()).collect(),
-                        tally: vec![0u128; k * ss],
-                        ok: true,
-                    })
-                },
-                |mut l, &(chunk, btm)| {
-                    l.ok &= expand_chunk(chunk, btm, &x, &mut l);
-                    l
-                },
-            )
-            .collect();
-        ok &= tables
-            .par_iter_mut()
-            .enumerate()
-            .map(|(t, table)| table.insert_all(locals.iter().flat_map(|l| &l.staged[t])))
-            .reduce(|| true, |a, b| a & b);
-        let staged_bytes: usize = locals
-            .iter()
-            .flat_map(|l| &l.staged)
-            .map(Vec::capacity)
-            .sum::<usize>()
-            * entry_bytes;
-        for mut l in locals {
-            ok &= l.ok;
-            for (m, t) in matrices.iter_mut().zip(l.tally.chunks(ss)) {
-                for (a, b) in m.iter_mut().zip(t) {
-                    *a += b;
-                }
-            }
-            l.tally.fill(0);
-            l.staged.iter_mut().for_each(Vec::clear);
-            pool.lock().expect("pool").push(l);
-        }
+        let staged_bytes = next.expand_batch(&tasks, &x, &mut tally, &mut ok);
         for p in &mut layer.parts[i..j] {
             *p = HugeBuf::new(0, S::FREE);
         }
-        let now = layer.bytes() + tables.iter().map(Table::bytes).sum::<usize>() + staged_bytes;
+        let now = layer.bytes() + next.bytes() + staged_bytes;
         *peak = (*peak).max(now);
         if (*peak as u64) > budget {
             return Err(CountError::Memory(MemoryError::OverBudget {
@@ -819,11 +842,137 @@ fn expand<S: Slot<N>, const N: usize>(
     if !ok {
         return Err(CountError::Overflow("the path counts of a layer"));
     }
-    Ok(Layer {
-        discs: layer.discs + 1,
-        per_half,
-        parts: tables.into_par_iter().map(Table::into_part).collect(),
-    })
+    tally.add_into(matrices);
+    Ok(next.into_layer(layer.discs + 1))
+}
+
+/// Score tallies of ended games, one matrix per class, gathered while a layer is expanded.
+pub(crate) struct Tally {
+    /// `k` matrices of `ss` cells, one after the other.
+    cells: Vec<u128>,
+    ss: usize,
+}
+
+impl Tally {
+    pub(crate) fn new(k: usize, shape: Shape) -> Tally {
+        let stride = shape.squares() as usize + 1;
+        Tally {
+            cells: vec![0; k * stride * stride],
+            ss: stride * stride,
+        }
+    }
+
+    /// Adds the tallies to the run's matrices.
+    pub(crate) fn add_into(&self, matrices: &mut [Vec<u128>]) {
+        for (m, t) in matrices.iter_mut().zip(self.cells.chunks(self.ss)) {
+            for (a, b) in m.iter_mut().zip(t) {
+                *a += b;
+            }
+        }
+    }
+}
+
+/// The next layer while it is built: one table per partition, and the staging buffers of the
+/// workers, kept from one batch to the next.
+pub(crate) struct Building<S: Copy, const N: usize> {
+    /// Partitions per colour.
+    pub(crate) per_half: usize,
+    tables: Vec<Table<S, N>>,
+    pool: Mutex<Vec<Local<S>>>,
+}
+
+impl<S: Slot<N>, const N: usize> Building<S, N> {
+    /// Tables for a layer expected to hold about `guess` positions.
+    pub(crate) fn new(guess: usize) -> Building<S, N> {
+        let per_half = partitions_for(guess, std::mem::size_of::<S>());
+        let n_parts = 2 * per_half;
+        let initial = guess / n_parts * 8 / 7;
+        // Filling the tables with free slots is the first touch of their memory (page faults,
+        // zeroing by the system): in parallel, it took a tenth of the run on one thread.
+        let tables = (0..n_parts)
+            .into_par_iter()
+            .map(|_| Table::new(initial))
+            .collect();
+        Building {
+            per_half,
+            tables,
+            pool: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Expands the entries of `tasks` (runs of entries with their colour to move: `true` for
+    /// black) into the tables, tallying ended games; clears `ok` if a count overflowed. Returns
+    /// the bytes the staging buffers held.
+    pub(crate) fn expand_batch(
+        &mut self,
+        tasks: &[(&[S], bool)],
+        x: &Expansion,
+        tally: &mut Tally,
+        ok: &mut bool,
+    ) -> usize {
+        let n_parts = self.tables.len();
+        let cells = tally.cells.len();
+        let pool = &self.pool;
+        let locals: Vec<Local<S>> = tasks
+            .par_iter()
+            .fold(
+                || {
+                    // Reuse the staging buffers of earlier batches: no page faults.
+                    let spare = pool.lock().expect("pool").pop();
+                    spare.unwrap_or_else(|| Local {
+                        staged: (0..n_parts).map(|_| Vec::new()).collect(),
+                        tally: vec![0u128; cells],
+                        ok: true,
+                    })
+                },
+                |mut l, &(chunk, btm)| {
+                    l.ok &= expand_chunk(chunk, btm, x, &mut l);
+                    l
+                },
+            )
+            .collect();
+        *ok &= self
+            .tables
+            .par_iter_mut()
+            .enumerate()
+            .map(|(t, table)| table.insert_all(locals.iter().flat_map(|l| &l.staged[t])))
+            .reduce(|| true, |a, b| a & b);
+        let staged_bytes: usize = locals
+            .iter()
+            .flat_map(|l| &l.staged)
+            .map(Vec::capacity)
+            .sum::<usize>()
+            * std::mem::size_of::<S>();
+        for mut l in locals {
+            *ok &= l.ok;
+            for (a, b) in tally.cells.iter_mut().zip(&l.tally) {
+                *a += b;
+            }
+            l.tally.fill(0);
+            l.staged.iter_mut().for_each(Vec::clear);
+            pool.lock().expect("pool").push(l);
+        }
+        staged_bytes
+    }
+
+    /// Bytes held by the tables.
+    pub(crate) fn bytes(&self) -> usize {
+        self.tables.iter().map(Table::bytes).sum()
+    }
+
+    /// Positions held.
+    pub(crate) fn len(&self) -> usize {
+        self.tables.iter().map(|t| t.len).sum()
+    }
+
+    /// The finished layer of `discs` discs.
+    pub(crate) fn into_layer(self, discs: u32) -> Layer<S, N> {
+        Layer {
+            discs,
+            per_half: self.per_half,
+            parts: self.tables.into_par_iter().map(Table::into_part).collect(),
+        }
+    }
 }
 
 /// Stages the children of the entries of `chunk` in `l` (see [`expand_one`]), with the copy of
@@ -896,7 +1045,7 @@ expanders! {
 }
 
 /// What expanding a layer needs besides its entries.
-struct Expansion<'a> {
+pub(crate) struct Expansion<'a> {
     /// The keys' packer.
     pk: &'a Packer,
     /// The board's squares.
@@ -905,6 +1054,26 @@ struct Expansion<'a> {
     stride: usize,
     /// Partitions per colour of the next layer.
     per_half: usize,
+    /// Only the children whose split signature falls in this range (all when `None`): the
+    /// disk store builds the next layer one range at a time (see [`split`]).
+    keep: Option<(&'a Splitter, SplitRange)>,
+}
+
+impl<'a> Expansion<'a> {
+    pub(crate) fn new(
+        pk: &'a Packer,
+        per_half: usize,
+        keep: Option<(&'a Splitter, SplitRange)>,
+    ) -> Expansion<'a> {
+        let shape = pk.shape;
+        Expansion {
+            pk,
+            mask: shape.mask(),
+            stride: shape.squares() as usize + 1,
+            per_half,
+            keep,
+        }
+    }
 }
 
 /// Stages the children of one entry in `l`, tallying those that end the game.
@@ -921,6 +1090,7 @@ fn expand_one<S: Slot<N>, const N: usize>(
         mask,
         stride,
         per_half,
+        keep,
     } = *x;
     let ss = stride * stride;
     let (p, o) = e.key().decode(pk);
@@ -932,6 +1102,13 @@ fn expand_one<S: Slot<N>, const N: usize>(
         let f = flip(p, o, sq);
         let (np, no) = (o ^ f, p | f | bit);
         let ne = empty ^ bit;
+        if let Some((splitter, range)) = keep {
+            // Decided before the costlier pass check and canonical key, from the discs alone.
+            let (b, w) = if btm { (no, np) } else { (np, no) };
+            if !range.contains(splitter.signature(b, w)) {
+                continue;
+            }
+        }
         // The child, with a forced pass folded in.
         let (cp, co, cbtm) = if has_moves(np, no, ne) {
             (np, no, !btm)
@@ -983,12 +1160,7 @@ mod tests {
         let mask = shape.mask();
         let stride = shape.squares() as usize + 1;
         let per_half = 4;
-        let x = Expansion {
-            pk: &pk,
-            mask,
-            stride,
-            per_half,
-        };
+        let x = Expansion::new(&pk, per_half, None);
         let mut rng = crate::rng::SplitMix64::new(7);
         let chunk: Vec<Packed2> = (0..3000)
             .map(|_| {

@@ -1,0 +1,541 @@
+//! The disk store: layers too large for memory kept as files, built part by part.
+//!
+//! **Design: hash-based delayed duplicate detection** (Korf's frontier search on disk, in the
+//! variant that needs no temporary runs). The current layer lives on disk as segments (see
+//! [`super::segment`]). The next layer is built one *part* at a time: a part is an aligned range
+//! of a symmetry-invariant signature of the positions (see [`super::split`]), sized so that its
+//! hash tables fit `--memory`. Each part streams the whole current layer from disk, expands every
+//! position, keeps only the children whose signature falls in the part, and builds them in the
+//! same in-memory tables as the memory store ([`super::Building`]); the finished part is sorted,
+//! written as one segment, and freed. When every part is written the old layer's files are
+//! deleted. Disk therefore holds only two layers, compactly encoded, and all disk traffic is
+//! sequential.
+//!
+//! The other classic variant, sorting the children of the whole layer in memory-sized runs and
+//! merging them, reads the current layer once but writes every child before duplicates are
+//! merged: about five children per position at about ten bytes each, 40-80 GB of runs for
+//! 4x7's widest layers (estimated from 4x6's figures), more than this project's machine has.
+//! The price of the variant chosen here is that each extra part expands the current layer
+//! again; the signature is tested right after a move's flips, before the pass check and the
+//! canonical key, so a child of another part costs only its flips and two lookups a row.
+//!
+//! **Resume.** A manifest (`manifest.json`, written atomically after every part) names the
+//! current layer's segments, the finished parts of the next layer, the score tallies that
+//! include those parts, and the layer sizes met. A run stopped at any moment (Ctrl-C, `kill
+//! -9`, a full disk) continues from the last finished part; files the manifest does not name
+//! are leftovers of the part that was being built and are deleted.
+
+use std::fs;
+use std::io::{self, ErrorKind};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::segment::{self, DecodeError, SegmentInfo, SegmentReader};
+use super::split::{SplitRange, Splitter};
+use super::{Building, Expansion, Key, Layer, Packer, Slot, Tally, BATCH, CHUNK};
+use crate::board::Position;
+use crate::count::{CountError, DiskStats, LayerRow};
+use crate::memory::MemoryError;
+use crate::progress::Progress;
+
+/// Where and within what the disk store works.
+#[derive(Debug, Clone)]
+pub(crate) struct DiskPlan {
+    /// The run's own directory (created; removed at the end of the run).
+    pub dir: PathBuf,
+    /// Bytes the layer files may take.
+    pub disk_budget: u64,
+    /// Bytes the tables and buffers may take.
+    pub memory_budget: u64,
+}
+
+/// One segment as the manifest names it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SegmentRec {
+    file: String,
+    /// The signature range of the part it holds.
+    lo: u64,
+    level: u32,
+    entries: u64,
+    bytes: u64,
+}
+
+impl SegmentRec {
+    fn info(&self) -> SegmentInfo {
+        SegmentInfo {
+            entries: self.entries,
+            bytes: self.bytes,
+        }
+    }
+    fn range(&self) -> SplitRange {
+        SplitRange {
+            lo: self.lo,
+            level: self.level,
+        }
+    }
+}
+
+/// The state of a disk run, saved after every part.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Manifest {
+    format: u32,
+    /// What run this is: the start position, the classes and the slot layout.
+    position: String,
+    classes: usize,
+    counts: usize,
+    key_bytes: usize,
+    /// Discs of the current layer.
+    discs: u32,
+    /// The current layer.
+    layer: Vec<SegmentRec>,
+    /// The parts of the next layer finished so far, in signature order.
+    next: Vec<SegmentRec>,
+    /// The split level of the next layer's parts.
+    level: u32,
+    /// Score tallies per class (decimal `u128`), including the finished parts.
+    matrices: Vec<Vec<String>>,
+    /// Layers expanded so far: `(discs, positions)`.
+    rows: Vec<(u32, u64)>,
+    /// The last layer's growth (positions of a layer over those of the one before).
+    growth: f64,
+    stats: DiskStats,
+}
+
+const MANIFEST: &str = "manifest.json";
+
+impl Manifest {
+    fn layer_entries(&self) -> u64 {
+        self.layer.iter().map(|s| s.entries).sum()
+    }
+    fn disk_in_use(&self) -> u64 {
+        self.layer.iter().chain(&self.next).map(|s| s.bytes).sum()
+    }
+    fn save(&self, dir: &Path) -> Result<(), CountError> {
+        let text = serde_json::to_string_pretty(self).map_err(|e| fail(dir, e))?;
+        crate::export::tables::write_atomic(&dir.join(MANIFEST), &text).map_err(|e| fail(dir, e))
+    }
+    fn matrices(&self, dir: &Path) -> Result<Vec<Vec<u128>>, CountError> {
+        self.matrices
+            .iter()
+            .map(|m| m.iter().map(|s| s.parse::<u128>()).collect())
+            .collect::<Result<_, _>>()
+            .map_err(|e| fail(dir, e))
+    }
+    fn set_matrices(&mut self, m: &[Vec<u128>]) {
+        self.matrices = m
+            .iter()
+            .map(|m| m.iter().map(u128::to_string).collect())
+            .collect();
+    }
+}
+
+fn fail(dir: &Path, msg: impl std::fmt::Display) -> CountError {
+    CountError::Disk {
+        dir: dir.to_path_buf(),
+        msg: msg.to_string(),
+    }
+}
+
+/// An I/O error as a count error: a full disk or an exhausted budget says so and how to go on.
+fn io_fail(dir: &Path, e: &io::Error) -> CountError {
+    if e.kind() == ErrorKind::StorageFull {
+        fail(
+            dir,
+            format!("{e}; raise --disk or free space, then run again with --resume"),
+        )
+    } else {
+        fail(dir, e)
+    }
+}
+
+/// Whether the run directory holds a stopped disk run.
+pub(crate) fn has_run(dir: &Path) -> bool {
+    dir.join(MANIFEST).exists()
+}
+
+/// What the disk run hands back to the layered count.
+pub(crate) struct DiskOutcome {
+    pub matrices: Vec<Vec<u128>>,
+    pub rows: Vec<LayerRow>,
+    pub stats: DiskStats,
+    /// Layers taken from the manifest of an earlier run.
+    pub resumed_layers: u64,
+}
+
+/// Starts a disk run from a layer in memory (written out first), with the tallies and layer
+/// sizes so far.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn start<S: Slot<N>, const N: usize>(
+    root: &Position,
+    pk: &Packer,
+    k: usize,
+    mut layer: Layer<S, N>,
+    matrices: &[Vec<u128>],
+    rows: &[LayerRow],
+    growth: f64,
+    plan: &DiskPlan,
+    progress: &dyn Progress,
+) -> Result<DiskOutcome, CountError> {
+    let dir = &plan.dir;
+    if has_run(dir) {
+        return Err(fail(
+            dir,
+            "holds a stopped run of this count: continue it with --resume, or delete the directory",
+        ));
+    }
+    fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
+    let entries = layer.len() as u64;
+    let file = format!("layer-{:02}-all.seg", layer.discs);
+    let info = segment::write(&dir.join(&file), &mut layer, plan.disk_budget)
+        .map_err(|e| io_fail(dir, &e))?;
+    debug_assert_eq!(info.entries, entries);
+    let mut m = Manifest {
+        format: 1,
+        position: root.to_board_string(),
+        classes: k,
+        counts: N,
+        key_bytes: <S::K as Key>::BYTES,
+        discs: layer.discs,
+        layer: vec![SegmentRec {
+            file,
+            lo: 0,
+            level: 0,
+            entries,
+            bytes: info.bytes,
+        }],
+        next: Vec::new(),
+        level: 0,
+        matrices: Vec::new(),
+        rows: rows.iter().map(|r| (r.discs, r.positions)).collect(),
+        growth,
+        stats: DiskStats {
+            bytes_written: info.bytes,
+            ..DiskStats::default()
+        },
+    };
+    m.set_matrices(matrices);
+    m.save(dir)?;
+    drive::<S, N>(pk, m, 0, plan, progress)
+}
+
+/// Continues the stopped disk run in `plan.dir`.
+pub(crate) fn resume<S: Slot<N>, const N: usize>(
+    root: &Position,
+    pk: &Packer,
+    k: usize,
+    plan: &DiskPlan,
+    progress: &dyn Progress,
+) -> Result<DiskOutcome, CountError> {
+    let dir = &plan.dir;
+    let text = fs::read_to_string(dir.join(MANIFEST)).map_err(|e| fail(dir, e))?;
+    let m: Manifest = serde_json::from_str(&text).map_err(|e| fail(dir, e))?;
+    if m.format != 1
+        || m.position != root.to_board_string()
+        || m.classes != k
+        || m.counts != N
+        || m.key_bytes != <S::K as Key>::BYTES
+    {
+        return Err(fail(
+            dir,
+            "holds a run of another count (position or layout differ); delete it or drop --resume",
+        ));
+    }
+    // Files the manifest does not name belong to a part that was not finished.
+    let named: Vec<&str> = m.layer.iter().chain(&m.next).map(|s| &s.file[..]).collect();
+    for entry in fs::read_dir(dir).map_err(|e| fail(dir, e))? {
+        let entry = entry.map_err(|e| fail(dir, e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name != MANIFEST && !named.contains(&&name[..]) {
+            fs::remove_file(entry.path()).map_err(|e| fail(dir, e))?;
+        }
+    }
+    let resumed = m.rows.len() as u64;
+    drive::<S, N>(pk, m, resumed, plan, progress)
+}
+
+/// Why one part could not be built.
+enum PartError {
+    /// Its tables outgrew the memory budget: split it finer.
+    Memory(usize),
+    Count(CountError),
+}
+
+impl From<CountError> for PartError {
+    fn from(e: CountError) -> PartError {
+        PartError::Count(e)
+    }
+}
+
+/// The finest split tried before giving up on the memory budget.
+const MAX_LEVEL: u32 = 24;
+
+/// Expands layer after layer until none is left.
+fn drive<S: Slot<N>, const N: usize>(
+    pk: &Packer,
+    mut m: Manifest,
+    resumed_layers: u64,
+    plan: &DiskPlan,
+    progress: &dyn Progress,
+) -> Result<DiskOutcome, CountError> {
+    let dir = &plan.dir;
+    let splitter = Splitter::new(pk.shape);
+    let t0 = Instant::now();
+    let seconds_before = m.stats.seconds;
+    let slot = std::mem::size_of::<S>() as f64;
+    while m.layer_entries() > 0 {
+        let entries = m.layer_entries();
+        let layer_bytes: u64 = m.layer.iter().map(|s| s.bytes).sum();
+        let guess = entries as f64 * m.growth.clamp(0.3, 4.0);
+        if m.next.is_empty() {
+            // Disk: this layer and the next, at this layer's bytes per position and a margin.
+            let next_bytes = guess * layer_bytes as f64 / entries as f64 * 1.2;
+            let need = layer_bytes as f64 + next_bytes;
+            if need > plan.disk_budget as f64 {
+                return Err(fail(
+                    dir,
+                    format!(
+                        "the layer of {} discs needs about {:.1} GiB of disk with the one before it, more than the budget of {:.1} GiB (raise --disk, then run again with --resume)",
+                        m.discs + 1,
+                        need / GIB,
+                        plan.disk_budget as f64 / GIB
+                    ),
+                ));
+            }
+            if let Some(free) = free_bytes(dir) {
+                if next_bytes > free as f64 {
+                    return Err(fail(
+                        dir,
+                        format!(
+                            "the layer of {} discs needs about {:.1} GiB of disk but {:.1} GiB are free (free space, then run again with --resume)",
+                            m.discs + 1,
+                            next_bytes / GIB,
+                            free as f64 / GIB
+                        ),
+                    ));
+                }
+            }
+            // Memory: the tables at their load when they grow, with room for a guess too low.
+            let tables = guess * slot * 8.0 / 7.0 * 1.3;
+            let usable = (plan.memory_budget as f64 - overhead(plan, slot)).max(1.0);
+            m.level = (tables / usable).log2().ceil().max(0.0) as u32;
+        }
+        let mut matrices = m.matrices(dir)?;
+        loop {
+            let lo = match m.next.last() {
+                None => 0,
+                Some(last) => match last.range().end() {
+                    Some(lo) => lo,
+                    None => break,
+                },
+            };
+            let range = SplitRange { lo, level: m.level };
+            let parts_left = ((1u128 << 64) - u128::from(lo)) / range.width();
+            progress.start(
+                &format!(
+                    "dp {:>2} discs, part {} of {} (disk {:.1} GiB, memory {:.1} GiB)",
+                    m.discs,
+                    (u128::from(lo) / range.width()) + 1,
+                    (u128::from(lo) / range.width()) + parts_left,
+                    m.disk_in_use() as f64 / GIB,
+                    m.stats.peak_memory as f64 / GIB
+                ),
+                entries,
+            );
+            match part::<S, N>(pk, &splitter, &m, range, guess, plan, progress) {
+                Ok((rec, tally, read, mem)) => {
+                    progress.finish();
+                    tally.add_into(&mut matrices);
+                    m.set_matrices(&matrices);
+                    m.stats.bytes_written += rec.bytes;
+                    m.stats.bytes_read += read;
+                    m.stats.peak_memory = m.stats.peak_memory.max(mem as u64);
+                    m.next.push(rec);
+                    m.stats.peak_disk = m.stats.peak_disk.max(m.disk_in_use());
+                    m.stats.seconds = seconds_before + t0.elapsed().as_secs_f64();
+                    m.save(dir)?;
+                }
+                Err(PartError::Memory(mem)) => {
+                    progress.finish();
+                    m.stats.peak_memory = m.stats.peak_memory.max(mem as u64);
+                    if m.level >= MAX_LEVEL {
+                        return Err(CountError::Memory(MemoryError::OverBudget {
+                            what: format!(
+                                "a part of the layer of {} discs on the disk store",
+                                m.discs + 1
+                            ),
+                            needed_mb: (mem as u64) >> 20,
+                            budget_mb: plan.memory_budget >> 20,
+                        }));
+                    }
+                    // Finer parts; the ones written stay valid (ranges are aligned).
+                    m.level += 1;
+                    progress.note(&format!(
+                        "dp {} discs: a part outgrew --memory; splitting the rest into 2^{} parts",
+                        m.discs + 1,
+                        m.level
+                    ));
+                }
+                Err(PartError::Count(e)) => {
+                    progress.finish();
+                    return Err(e);
+                }
+            }
+        }
+        // The next layer is complete: it becomes the current one.
+        let next_entries: u64 = m.next.iter().map(|s| s.entries).sum();
+        m.rows.push((m.discs, entries));
+        m.growth = next_entries as f64 / entries as f64;
+        let old = std::mem::take(&mut m.layer);
+        m.layer = std::mem::take(&mut m.next);
+        m.discs += 1;
+        m.stats.seconds = seconds_before + t0.elapsed().as_secs_f64();
+        m.save(dir)?;
+        for s in old {
+            fs::remove_file(dir.join(&s.file)).map_err(|e| fail(dir, e))?;
+        }
+        progress.note(&format!(
+            "dp {} discs: {} positions ({:.2} GiB on disk), {:.0} s so far",
+            m.discs,
+            next_entries,
+            m.disk_in_use() as f64 / GIB,
+            m.stats.seconds
+        ));
+    }
+    let matrices = m.matrices(dir)?;
+    let rows = m
+        .rows
+        .iter()
+        .map(|&(discs, positions)| LayerRow { discs, positions })
+        .collect();
+    let stats = m.stats.clone();
+    fs::remove_dir_all(dir).map_err(|e| fail(dir, e))?;
+    Ok(DiskOutcome {
+        matrices,
+        rows,
+        stats,
+        resumed_layers,
+    })
+}
+
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// Entries of the current layer decoded and expanded at a time, for a memory budget: smaller
+/// than [`BATCH`] only under tiny budgets.
+fn batch_for(plan: &DiskPlan, slot: f64) -> usize {
+    ((plan.memory_budget as f64 / slot / 32.0) as usize).clamp(1 << 10, BATCH)
+}
+
+/// Memory besides the tables: a decoded batch, its blocks and the staged children (about six
+/// per position).
+fn overhead(plan: &DiskPlan, slot: f64) -> f64 {
+    batch_for(plan, slot) as f64 * slot * 8.0
+}
+
+/// Builds one part of the next layer and writes it. Returns its record, the tallies of the
+/// games that ended in it, the bytes read and the peak memory.
+#[allow(clippy::type_complexity)]
+fn part<S: Slot<N>, const N: usize>(
+    pk: &Packer,
+    splitter: &Splitter,
+    m: &Manifest,
+    range: SplitRange,
+    guess: f64,
+    plan: &DiskPlan,
+    progress: &dyn Progress,
+) -> Result<(SegmentRec, Tally, u64, usize), PartError> {
+    let dir = &plan.dir;
+    let slot = std::mem::size_of::<S>();
+    let batch = batch_for(plan, slot as f64);
+    let mut next = Building::<S, N>::new((guess * range.fraction()) as usize);
+    let x = Expansion::new(pk, next.per_half, Some((splitter, range)));
+    let mut tally = Tally::new(m.classes, pk.shape);
+    let mut ok = true;
+    let (mut read, mut peak) = (0u64, 0usize);
+    for rec in &m.layer {
+        let path = dir.join(&rec.file);
+        let mut r = SegmentReader::open(&path, N, <S::K as Key>::BYTES, m.discs, rec.info())
+            .map_err(|e| fail(&path, e))?;
+        loop {
+            if progress.should_stop() {
+                return Err(CountError::Interrupted {
+                    done: m.rows.len() as u64,
+                    total: u64::from(pk.shape.squares()) + 1 - u64::from(m.discs)
+                        + m.rows.len() as u64,
+                    unit: "layers",
+                    saved: format!(
+                        "the finished layers and parts are in {}; run the same command with --resume to continue",
+                        dir.display()
+                    ),
+                }
+                .into());
+            }
+            let blocks = r.blocks(batch).map_err(|e| fail(&path, e))?;
+            if blocks.is_empty() {
+                break;
+            }
+            let decoded: Vec<(Vec<S>, bool)> = blocks
+                .par_iter()
+                .map(|b| b.decode::<S, N>().map(|v| (v, b.black_to_move())))
+                .collect::<Result<_, _>>()
+                .map_err(|e| match e {
+                    DecodeError::Overflow => CountError::Overflow("a path count on disk"),
+                    DecodeError::Damaged(what) => fail(&path, what),
+                })?;
+            let blocks_bytes: usize = blocks.iter().map(segment::Block::bytes).sum();
+            drop(blocks);
+            let tasks: Vec<(&[S], bool)> = decoded
+                .iter()
+                .flat_map(|(v, btm)| v.chunks(CHUNK).map(move |c| (c, *btm)))
+                .collect();
+            let n: usize = decoded.iter().map(|(v, _)| v.len()).sum();
+            let staged = next.expand_batch(&tasks, &x, &mut tally, &mut ok);
+            let now = next.bytes() + staged + n * slot + blocks_bytes;
+            peak = peak.max(now);
+            if now as u64 > plan.memory_budget {
+                return Err(PartError::Memory(now));
+            }
+            progress.advance(n as u64);
+        }
+        read += rec.bytes;
+    }
+    if !ok {
+        return Err(CountError::Overflow("the path counts of a layer").into());
+    }
+    let entries = next.len() as u64;
+    let mut layer = next.into_layer(m.discs + 1);
+    let file = format!(
+        "layer-{:02}-{:016x}-{}.seg",
+        m.discs + 1,
+        range.lo,
+        range.level
+    );
+    let room = plan.disk_budget.saturating_sub(m.disk_in_use());
+    let info = segment::write(&dir.join(&file), &mut layer, room).map_err(|e| io_fail(dir, &e))?;
+    debug_assert_eq!(info.entries, entries);
+    Ok((
+        SegmentRec {
+            file,
+            lo: range.lo,
+            level: range.level,
+            entries,
+            bytes: info.bytes,
+        },
+        tally,
+        read,
+        peak,
+    ))
+}
+
+/// Free bytes on the file system of `dir`, if known.
+pub(crate) fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `c` is a valid NUL-terminated path and `st` a writable statvfs for the call.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::statvfs(c.as_ptr(), &mut st) };
+    (rc == 0).then(|| st.f_bavail as u64 * st.f_frsize as u64)
+}

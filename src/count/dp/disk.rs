@@ -289,7 +289,7 @@ fn drive<S: Slot<N>, const N: usize>(
     while m.layer_entries() > 0 {
         let entries = m.layer_entries();
         let layer_bytes: u64 = m.layer.iter().map(|s| s.bytes).sum();
-        let guess = entries as f64 * m.growth.clamp(0.3, 4.0);
+        let guess = entries as f64 * predicted_growth(&m.rows, entries, m.growth);
         if m.next.is_empty() {
             // Disk: this layer and the next, at this layer's bytes per position and a margin.
             let next_bytes = guess * layer_bytes as f64 / entries as f64 * 1.2;
@@ -318,12 +318,13 @@ fn drive<S: Slot<N>, const N: usize>(
                     ));
                 }
             }
-            // Memory: the tables at their load when they grow, with room for a guess too low.
-            let tables = guess * slot * 8.0 / 7.0 * 1.3;
-            let usable = (plan.memory_budget as f64 - overhead(plan, slot)).max(1.0);
-            m.level = (tables / usable).log2().ceil().max(0.0) as u32;
+            m.level = level_for(guess, slot, plan);
         }
         let mut matrices = m.matrices(dir)?;
+        // The finest split a part of this layer has needed: never coarser than that again.
+        let mut floor = 0;
+        let layer_t0 = Instant::now();
+        let covered_at_start: f64 = m.next.iter().map(|s| s.range().fraction()).sum();
         loop {
             let lo = match m.next.last() {
                 None => 0,
@@ -332,6 +333,25 @@ fn drive<S: Slot<N>, const N: usize>(
                     None => break,
                 },
             };
+            // The parts are equal in expectation: once some are built, they tell the size of
+            // the layer better than the growth did. Split finer when it is larger than thought,
+            // coarser (where the ranges stay aligned) when it is smaller.
+            let done: u64 = m.next.iter().map(|s| s.entries).sum();
+            let covered: f64 = m.next.iter().map(|s| s.range().fraction()).sum();
+            let estimate = if covered > 0.0 {
+                done as f64 / covered
+            } else {
+                guess
+            };
+            // The growth guesses the first part's size less well than finished parts do.
+            let margin = if covered > 0.0 { 1.0 } else { 1.2 };
+            let want = level_for(estimate * margin, slot, plan).max(floor);
+            if want > m.level {
+                m.level = want;
+            }
+            while m.level > want && u128::from(lo) % (1u128 << (65 - m.level)) == 0 {
+                m.level -= 1;
+            }
             let range = SplitRange { lo, level: m.level };
             let parts_left = ((1u128 << 64) - u128::from(lo)) / range.width();
             progress.start(
@@ -345,6 +365,7 @@ fn drive<S: Slot<N>, const N: usize>(
                 ),
                 entries,
             );
+            let guess = estimate;
             match part::<S, N>(pk, &splitter, &m, range, guess, plan, progress) {
                 Ok((rec, tally, read, mem)) => {
                     progress.finish();
@@ -357,6 +378,18 @@ fn drive<S: Slot<N>, const N: usize>(
                     m.stats.peak_disk = m.stats.peak_disk.max(m.disk_in_use());
                     m.stats.seconds = seconds_before + t0.elapsed().as_secs_f64();
                     m.save(dir)?;
+                    let covered: f64 = m.next.iter().map(|s| s.range().fraction()).sum();
+                    let spent = layer_t0.elapsed().as_secs_f64();
+                    progress.note(&format!(
+                        "dp {} discs: {:.1}% built ({} positions so far), {:.0} s for this layer, about {:.0} s left in it; {:.2} GiB on disk, {:.2} GiB of memory at most",
+                        m.discs + 1,
+                        100.0 * covered,
+                        m.next.iter().map(|s| s.entries).sum::<u64>(),
+                        spent,
+                        spent / (covered - covered_at_start).max(1e-9) * (1.0 - covered),
+                        m.disk_in_use() as f64 / GIB,
+                        m.stats.peak_memory as f64 / GIB
+                    ));
                 }
                 Err(PartError::Memory(mem)) => {
                     progress.finish();
@@ -373,6 +406,7 @@ fn drive<S: Slot<N>, const N: usize>(
                     }
                     // Finer parts; the ones written stay valid (ranges are aligned).
                     m.level += 1;
+                    floor = m.level;
                     progress.note(&format!(
                         "dp {} discs: a part outgrew --memory; splitting the rest into 2^{} parts",
                         m.discs + 1,
@@ -423,16 +457,49 @@ fn drive<S: Slot<N>, const N: usize>(
 
 const GIB: f64 = (1u64 << 30) as f64;
 
-/// Entries of the current layer decoded and expanded at a time, for a memory budget: smaller
-/// than [`BATCH`] only under tiny budgets.
-fn batch_for(plan: &DiskPlan, slot: f64) -> usize {
-    ((plan.memory_budget as f64 / slot / 32.0) as usize).clamp(1 << 10, BATCH)
+/// The growth expected from the current layer (of `entries` positions) to the next: the last
+/// growth, times its last change (growth falls layer after layer once the board fills).
+fn predicted_growth(rows: &[(u32, u64)], entries: u64, last: f64) -> f64 {
+    let g = match rows {
+        [.., (_, a), (_, b)] if *a > 0 && *b > 0 => {
+            let (g0, g1) = (*b as f64 / *a as f64, entries as f64 / *b as f64);
+            g1 * (g1 / g0).clamp(0.5, 1.5)
+        }
+        [.., (_, b)] if *b > 0 => entries as f64 / *b as f64,
+        _ => last,
+    };
+    g.clamp(0.3, 4.0)
 }
 
-/// Memory besides the tables: a decoded batch, its blocks and the staged children (about six
-/// per position).
-fn overhead(plan: &DiskPlan, slot: f64) -> f64 {
-    batch_for(plan, slot) as f64 * slot * 8.0
+/// Tables of a part are sized for this many times the positions expected in it, so that a
+/// guess a little low costs no table growth (a table that grows holds its old and new slots
+/// at once).
+const PRESIZE: f64 = 1.1;
+
+/// The split level whose parts' tables, for a next layer of about `positions`, fit the memory
+/// budget beside the buffers (tables presized and at their load when they grow, and a
+/// twentieth to spare).
+fn level_for(positions: f64, slot: f64, plan: &DiskPlan) -> u32 {
+    let tables = positions * PRESIZE * slot * 8.0 / 7.0 * 1.05;
+    (0..MAX_LEVEL)
+        .find(|&level| {
+            tables * 0.5f64.powi(level as i32) + overhead(plan, slot, level)
+                <= plan.memory_budget as f64
+        })
+        .unwrap_or(MAX_LEVEL)
+}
+
+/// Entries of the current layer decoded and expanded at a time, for a memory budget: smaller
+/// than [`BATCH`] only under budgets of a few GiB.
+fn batch_for(plan: &DiskPlan, slot: f64) -> usize {
+    ((plan.memory_budget as f64 / slot / 128.0) as usize).clamp(1 << 10, BATCH)
+}
+
+/// Memory besides the tables at split `level`: a decoded batch and its blocks (the next
+/// batch's too), and the staged children kept, about six per position, in buffers up to twice
+/// their length.
+fn overhead(plan: &DiskPlan, slot: f64, level: u32) -> f64 {
+    batch_for(plan, slot) as f64 * slot * (2.0 + 12.0 * 0.5f64.powi(level as i32))
 }
 
 /// Builds one part of the next layer and writes it. Returns its record, the tallies of the
@@ -450,16 +517,47 @@ fn part<S: Slot<N>, const N: usize>(
     let dir = &plan.dir;
     let slot = std::mem::size_of::<S>();
     let batch = batch_for(plan, slot as f64);
-    let mut next = Building::<S, N>::new((guess * range.fraction()) as usize);
+    let mut next = Building::<S, N>::new((guess * range.fraction() * PRESIZE) as usize);
     let x = Expansion::new(pk, next.per_half, Some((splitter, range)));
     let mut tally = Tally::new(m.classes, pk.shape);
     let mut ok = true;
-    let (mut read, mut peak) = (0u64, 0usize);
-    for rec in &m.layer {
-        let path = dir.join(&rec.file);
-        let mut r = SegmentReader::open(&path, N, <S::K as Key>::BYTES, m.discs, rec.info())
-            .map_err(|e| fail(&path, e))?;
-        loop {
+    let mut peak = 0usize;
+    // A reader thread brings the next batch of blocks from disk while this one is expanded.
+    std::thread::scope(|scope| -> Result<(), PartError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Batch, CountError>>(1);
+        scope.spawn(move || {
+            for rec in &m.layer {
+                let path = dir.join(&rec.file);
+                let opened =
+                    SegmentReader::open(&path, N, <S::K as Key>::BYTES, m.discs, rec.info());
+                let mut r = match opened {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ = tx.send(Err(fail(&path, e)));
+                        return;
+                    }
+                };
+                loop {
+                    match r.blocks(batch) {
+                        Ok(blocks) if blocks.is_empty() => break,
+                        Ok(blocks) => {
+                            let b = Batch {
+                                blocks,
+                                path: path.clone(),
+                            };
+                            if tx.send(Ok(b)).is_err() {
+                                return; // the part stopped early
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(fail(&path, e)));
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        for got in rx {
             if progress.should_stop() {
                 return Err(CountError::Interrupted {
                     done: m.rows.len() as u64,
@@ -473,10 +571,7 @@ fn part<S: Slot<N>, const N: usize>(
                 }
                 .into());
             }
-            let blocks = r.blocks(batch).map_err(|e| fail(&path, e))?;
-            if blocks.is_empty() {
-                break;
-            }
+            let Batch { blocks, path } = got?;
             let decoded: Vec<(Vec<S>, bool)> = blocks
                 .par_iter()
                 .map(|b| b.decode::<S, N>().map(|v| (v, b.black_to_move())))
@@ -485,7 +580,8 @@ fn part<S: Slot<N>, const N: usize>(
                     DecodeError::Overflow => CountError::Overflow("a path count on disk"),
                     DecodeError::Damaged(what) => fail(&path, what),
                 })?;
-            let blocks_bytes: usize = blocks.iter().map(segment::Block::bytes).sum();
+            // This batch's blocks, and the next one's being read.
+            let blocks_bytes: usize = 2 * blocks.iter().map(segment::Block::bytes).sum::<usize>();
             drop(blocks);
             let tasks: Vec<(&[S], bool)> = decoded
                 .iter()
@@ -500,11 +596,12 @@ fn part<S: Slot<N>, const N: usize>(
             }
             progress.advance(n as u64);
         }
-        read += rec.bytes;
-    }
+        Ok(())
+    })?;
     if !ok {
         return Err(CountError::Overflow("the path counts of a layer").into());
     }
+    let read: u64 = m.layer.iter().map(|s| s.bytes).sum();
     let entries = next.len() as u64;
     let mut layer = next.into_layer(m.discs + 1);
     let file = format!(
@@ -528,6 +625,12 @@ fn part<S: Slot<N>, const N: usize>(
         read,
         peak,
     ))
+}
+
+/// Blocks read from one segment, handed from the reader thread to the expansion.
+struct Batch {
+    blocks: Vec<segment::Block>,
+    path: PathBuf,
 }
 
 /// Free bytes on the file system of `dir`, if known.

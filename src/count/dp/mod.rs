@@ -49,7 +49,7 @@ use crate::progress::Progress;
 use split::{SplitRange, Splitter};
 
 /// A position's key in a layer (the colour to move is implied by the layer's partition).
-pub(crate) trait Key: Copy + Eq + Send + Sync + 'static {
+pub(crate) trait Key: Copy + Ord + Send + Sync + 'static {
     /// Bytes of the key in a checkpoint.
     const BYTES: usize;
     /// The key of no disc at all, which no stored position has: it marks a free slot.

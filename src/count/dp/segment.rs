@@ -160,7 +160,7 @@ fn write_to<S: Slot<N>, const N: usize>(
             .enumerate()
             .filter(|(_, part)| !part.is_empty())
             .map(|(at, part)| {
-                part.sort_unstable_by_key(|e| e.key().bits());
+                part.sort_unstable_by_key(|e| e.key());
                 let block = encode(i + at < per_half, part);
                 *part = HugeBuf::new(0, S::FREE);
                 block

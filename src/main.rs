@@ -44,12 +44,15 @@ fn main() {
     }
 }
 
-/// 2 for input the user can correct (bad board, move, size, flag, or memory request), else 1.
+/// 2 for input the user can correct (bad board, move, size, flag, memory or disk budget), else
+/// 1.
 fn exit_code(e: &anyhow::Error) -> i32 {
     let bad_input = e.chain().any(|c| {
         c.is::<BoardError>()
             || c.is::<reversi_nxn::memory::MemoryError>()
             || c.is::<cli::UsageError>()
+            || c.downcast_ref::<reversi_nxn::count::CountError>()
+                .is_some_and(reversi_nxn::count::CountError::is_input)
     });
     if bad_input {
         2

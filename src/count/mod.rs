@@ -152,6 +152,14 @@ pub enum CountError {
         /// What went wrong.
         msg: String,
     },
+    /// The disk store would need more disk than the budget or the free space.
+    #[error("disk store {dir}: {msg}")]
+    DiskBudget {
+        /// The run's directory.
+        dir: PathBuf,
+        /// What is needed and what is allowed.
+        msg: String,
+    },
     /// The checkpoint cannot be read or written, or belongs to another run.
     #[error("checkpoint {path}: {msg}")]
     Checkpoint {
@@ -160,6 +168,15 @@ pub enum CountError {
         /// What went wrong.
         msg: String,
     },
+}
+
+impl CountError {
+    /// Whether the user can correct it by changing the command (a budget, a flag), as
+    /// opposed to a failure of the machine or the files.
+    #[must_use]
+    pub fn is_input(&self) -> bool {
+        matches!(self, CountError::Memory(_) | CountError::DiskBudget { .. })
+    }
 }
 
 /// Games by first turn, with their outcomes.

@@ -139,10 +139,18 @@ fn fail(dir: &Path, msg: impl std::fmt::Display) -> CountError {
     }
 }
 
+/// More disk needed than allowed or free.
+fn over_disk(dir: &Path, msg: String) -> CountError {
+    CountError::DiskBudget {
+        dir: dir.to_path_buf(),
+        msg,
+    }
+}
+
 /// An I/O error as a count error: a full disk or an exhausted budget says so and how to go on.
 fn io_fail(dir: &Path, e: &io::Error) -> CountError {
     if e.kind() == ErrorKind::StorageFull {
-        fail(
+        over_disk(
             dir,
             format!("{e}; raise --disk or free space, then run again with --resume"),
         )
@@ -295,25 +303,25 @@ fn drive<S: Slot<N>, const N: usize>(
             let next_bytes = guess * layer_bytes as f64 / entries as f64 * 1.2;
             let need = layer_bytes as f64 + next_bytes;
             if need > plan.disk_budget as f64 {
-                return Err(fail(
+                return Err(over_disk(
                     dir,
                     format!(
-                        "the layer of {} discs needs about {:.1} GiB of disk with the one before it, more than the budget of {:.1} GiB (raise --disk, then run again with --resume)",
+                        "the layer of {} discs needs about {} of disk with the one before it, more than the budget of {} (raise --disk, then run again with --resume)",
                         m.discs + 1,
-                        need / GIB,
-                        plan.disk_budget as f64 / GIB
+                        human(need),
+                        human(plan.disk_budget as f64)
                     ),
                 ));
             }
             if let Some(free) = free_bytes(dir) {
                 if next_bytes > free as f64 {
-                    return Err(fail(
+                    return Err(over_disk(
                         dir,
                         format!(
-                            "the layer of {} discs needs about {:.1} GiB of disk but {:.1} GiB are free (free space, then run again with --resume)",
+                            "the layer of {} discs needs about {} of disk but {} are free (free space, then run again with --resume)",
                             m.discs + 1,
-                            next_bytes / GIB,
-                            free as f64 / GIB
+                            human(next_bytes),
+                            human(free as f64)
                         ),
                     ));
                 }
@@ -456,6 +464,18 @@ fn drive<S: Slot<N>, const N: usize>(
 }
 
 const GIB: f64 = (1u64 << 30) as f64;
+
+/// Bytes in the largest binary unit that keeps the number at least 1.
+fn human(bytes: f64) -> String {
+    let mut x = bytes;
+    for unit in ["bytes", "KiB", "MiB"] {
+        if x < 1024.0 {
+            return format!("{x:.1} {unit}");
+        }
+        x /= 1024.0;
+    }
+    format!("{x:.1} GiB")
+}
 
 /// The growth expected from the current layer (of `entries` positions) to the next: the last
 /// growth, times its last change (growth falls layer after layer once the board fills).

@@ -749,17 +749,22 @@ fn run_typed<S: Slot<N>, const N: usize>(
     })
 }
 
-/// Whether the memory store is expected to expand `layer` within `budget`: the next layer's
-/// tables, guessed from the last growth, beside the half of this layer not yet freed when the
-/// tables are half built.
+/// Whether the memory store is sure to expand `layer` within `budget`, so that `auto` keeps
+/// it in memory: the whole current layer (its batches are freed as they are expanded, but
+/// early on most of it is still held), the next layer's tables at their load when they grow,
+/// guessed from the last growth with a third to spare, and a batch's staged children (about
+/// six per position, in buffers up to twice their length). An expansion that went over the
+/// budget half-way would have freed part of the layer it needs, so this errs on the side of
+/// the disk store. (On 4x7 a guess without the whole current layer went over by a twentieth.)
 fn fits_in_memory<S: Slot<N>, const N: usize>(
     layer: &Layer<S, N>,
     growth: f64,
     budget: u64,
 ) -> bool {
-    let next = layer.len() as f64 * growth.clamp(0.5, 4.0) * std::mem::size_of::<S>() as f64;
-    let need = next * 8.0 / 7.0 + layer.bytes() as f64 / 2.0;
-    need <= budget as f64
+    let slot = std::mem::size_of::<S>() as f64;
+    let next = layer.len() as f64 * growth.clamp(0.5, 4.0) * slot * 8.0 / 7.0 * 1.3;
+    let staged = (BATCH.min(layer.len())) as f64 * slot * 12.0;
+    next + layer.bytes() as f64 + staged <= budget as f64
 }
 
 /// The disk store's directory and budgets for a count of `root`.
@@ -912,25 +917,33 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
     ) -> usize {
         let n_parts = self.tables.len();
         let cells = tally.cells.len();
-        let pool = &self.pool;
-        let locals: Vec<Local<S>> = tasks
-            .par_iter()
-            .fold(
-                || {
+        // A fixed number of workers' staging buffers, each taking an equal run of the tasks:
+        // every child is staged once, so their capacity stays about twice a batch's children
+        // (a fold would make as many buffers as rayon makes pieces, more when threads are
+        // starved, each keeping its largest capacity: 4x7 once held 7 GB of them).
+        let groups = (4 * rayon::current_num_threads()).min(tasks.len()).max(1);
+        let per = tasks.len().div_ceil(groups).max(1);
+        let mut locals: Vec<Local<S>> = {
+            let mut pool = self.pool.lock().expect("pool");
+            (0..tasks.len().div_ceil(per))
+                .map(|_| {
                     // Reuse the staging buffers of earlier batches: no page faults.
-                    let spare = pool.lock().expect("pool").pop();
-                    spare.unwrap_or_else(|| Local {
+                    pool.pop().unwrap_or_else(|| Local {
                         staged: (0..n_parts).map(|_| Vec::new()).collect(),
                         tally: vec![0u128; cells],
                         ok: true,
                     })
-                },
-                |mut l, &(chunk, btm)| {
-                    l.ok &= expand_chunk(chunk, btm, x, &mut l);
-                    l
-                },
-            )
-            .collect();
+                })
+                .collect()
+        };
+        locals
+            .par_iter_mut()
+            .zip(tasks.par_chunks(per))
+            .for_each(|(l, group)| {
+                for &(chunk, btm) in group {
+                    l.ok &= expand_chunk(chunk, btm, x, l);
+                }
+            });
         *ok &= self
             .tables
             .par_iter_mut()
@@ -950,7 +963,7 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
             }
             l.tally.fill(0);
             l.staged.iter_mut().for_each(Vec::clear);
-            pool.lock().expect("pool").push(l);
+            self.pool.lock().expect("pool").push(l);
         }
         staged_bytes
     }

@@ -267,8 +267,9 @@ pub(crate) fn resume<S: Slot<N>, const N: usize>(
 
 /// Why one part could not be built.
 enum PartError {
-    /// Its tables outgrew the memory budget: split it finer.
-    Memory(usize),
+    /// Its tables outgrew the memory budget: split it finer. The bytes in use, and what held
+    /// them, in words.
+    Memory(usize, String),
     Count(CountError),
 }
 
@@ -388,7 +389,8 @@ fn drive<S: Slot<N>, const N: usize>(
                     m.save(dir)?;
                     let covered: f64 = m.next.iter().map(|s| s.range().fraction()).sum();
                     let spent = layer_t0.elapsed().as_secs_f64();
-                    progress.note(&format!(
+                    if covered < 1.0 {
+                        progress.note(&format!(
                         "dp {} discs: {:.1}% built ({} positions so far), {:.0} s for this layer, about {:.0} s left in it; {:.2} GiB on disk, {:.2} GiB of memory at most",
                         m.discs + 1,
                         100.0 * covered,
@@ -398,8 +400,9 @@ fn drive<S: Slot<N>, const N: usize>(
                         m.disk_in_use() as f64 / GIB,
                         m.stats.peak_memory as f64 / GIB
                     ));
+                    }
                 }
-                Err(PartError::Memory(mem)) => {
+                Err(PartError::Memory(mem, what)) => {
                     progress.finish();
                     m.stats.peak_memory = m.stats.peak_memory.max(mem as u64);
                     if m.level >= MAX_LEVEL {
@@ -416,7 +419,7 @@ fn drive<S: Slot<N>, const N: usize>(
                     m.level += 1;
                     floor = m.level;
                     progress.note(&format!(
-                        "dp {} discs: a part outgrew --memory; splitting the rest into 2^{} parts",
+                        "dp {} discs: a part outgrew --memory ({what}); splitting the rest into 2^{} parts",
                         m.discs + 1,
                         m.level
                     ));
@@ -612,7 +615,14 @@ fn part<S: Slot<N>, const N: usize>(
             let now = next.bytes() + staged + n * slot + blocks_bytes;
             peak = peak.max(now);
             if now as u64 > plan.memory_budget {
-                return Err(PartError::Memory(now));
+                let what = format!(
+                    "tables {} for {} positions, staging {}, batch {}",
+                    human(next.bytes() as f64),
+                    next.len(),
+                    human(staged as f64),
+                    human((n * slot + blocks_bytes) as f64)
+                );
+                return Err(PartError::Memory(now, what));
             }
             progress.advance(n as u64);
         }

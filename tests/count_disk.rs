@@ -82,12 +82,12 @@ fn auto_store_moves_to_disk_under_a_small_budget() {
     let tmp = dir("auto");
     let pos = Shape::new(4, 5).unwrap().start();
     let memory = run(&pos, Store::Memory, 4096, &tmp);
-    let auto = run(&pos, Store::Auto, 16, &tmp);
+    let auto = run(&pos, Store::Auto, 64, &tmp);
     assert!(
         auto.disk.is_some(),
-        "16 MiB is too little for 4x5 in memory"
+        "64 MiB is too little for 4x5 in memory"
     );
-    assert_same(&memory, &auto, "4x5 auto with 16 MiB");
+    assert_same(&memory, &auto, "4x5 auto with 64 MiB");
     let roomy = run(&pos, Store::Auto, 4096, &tmp);
     assert!(roomy.disk.is_none(), "4x5 fits 4 GiB");
     std::fs::remove_dir_all(&tmp).unwrap();

@@ -39,8 +39,9 @@ pub struct CountArgs {
     /// Print the report as JSON on stdout instead of the summary.
     #[arg(long)]
     pub json: bool,
-    /// Where dp keeps its layers: in memory while the next one is expected to fit --memory,
-    /// then on disk (auto); always in memory (memory); always on disk (disk).
+    /// Where dp keeps its layers: in memory while the next one is sure to fit --memory, then
+    /// on disk (auto; with --memory of at least 64 MiB); always in memory (memory); always on
+    /// disk (disk).
     #[arg(long, value_enum, default_value_t = Store::Auto)]
     pub store: Store,
     /// Directory for the disk store's layer files (a directory of its own is made inside;

@@ -160,6 +160,11 @@ pub enum CountError {
         /// What is needed and what is allowed.
         msg: String,
     },
+    /// A fresh count found the files of a stopped run of the same count.
+    #[error(
+        "a stopped run of this count is in {0}: continue it with --resume, or delete the directory"
+    )]
+    StoppedRun(PathBuf),
     /// The checkpoint cannot be read or written, or belongs to another run.
     #[error("checkpoint {path}: {msg}")]
     Checkpoint {
@@ -175,7 +180,10 @@ impl CountError {
     /// opposed to a failure of the machine or the files.
     #[must_use]
     pub fn is_input(&self) -> bool {
-        matches!(self, CountError::Memory(_) | CountError::DiskBudget { .. })
+        matches!(
+            self,
+            CountError::Memory(_) | CountError::DiskBudget { .. } | CountError::StoppedRun(_)
+        )
     }
 }
 

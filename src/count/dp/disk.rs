@@ -61,6 +61,9 @@ struct SegmentRec {
     level: u32,
     entries: u64,
     bytes: u64,
+    /// Positions with black to move (absent in manifests of the first version).
+    #[serde(default)]
+    black: Option<u64>,
 }
 
 impl SegmentRec {
@@ -68,6 +71,7 @@ impl SegmentRec {
         SegmentInfo {
             entries: self.entries,
             bytes: self.bytes,
+            black: self.black.unwrap_or(0),
         }
     }
     fn range(&self) -> SplitRange {
@@ -189,10 +193,7 @@ pub(crate) fn start<S: Slot<N>, const N: usize>(
 ) -> Result<DiskOutcome, CountError> {
     let dir = &plan.dir;
     if has_run(dir) {
-        return Err(fail(
-            dir,
-            "holds a stopped run of this count: continue it with --resume, or delete the directory",
-        ));
+        return Err(CountError::StoppedRun(dir.clone()));
     }
     fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     let entries = layer.len() as u64;
@@ -213,6 +214,7 @@ pub(crate) fn start<S: Slot<N>, const N: usize>(
             level: 0,
             entries,
             bytes: info.bytes,
+            black: Some(info.black),
         }],
         next: Vec::new(),
         level: 0,
@@ -281,6 +283,9 @@ impl From<CountError> for PartError {
 
 /// The finest split tried before giving up on the memory budget.
 const MAX_LEVEL: u32 = 24;
+/// The finest split a layer may be planned with: each part reads the whole current layer, so
+/// a budget that needs more than 1,024 parts is refused as too small.
+const MAX_PLANNED_LEVEL: u32 = 10;
 
 /// Expands layer after layer until none is left.
 fn drive<S: Slot<N>, const N: usize>(
@@ -328,6 +333,20 @@ fn drive<S: Slot<N>, const N: usize>(
                 }
             }
             m.level = level_for(guess, slot, plan);
+            if m.level > MAX_PLANNED_LEVEL {
+                return Err(CountError::Memory(MemoryError::OverBudget {
+                    what: format!(
+                        "the disk store on {} (the layer of {} discs in at most {} parts)",
+                        pk.shape,
+                        m.discs + 1,
+                        1u32 << MAX_PLANNED_LEVEL
+                    ),
+                    needed_mb: (guess * slot * 8.0 / 7.0 / f64::from(1u32 << MAX_PLANNED_LEVEL))
+                        as u64
+                        >> 20,
+                    budget_mb: plan.memory_budget >> 20,
+                }));
+            }
         }
         let mut matrices = m.matrices(dir)?;
         // The finest split a part of this layer has needed: never coarser than that again.
@@ -375,7 +394,19 @@ fn drive<S: Slot<N>, const N: usize>(
                 entries,
             );
             let guess = estimate;
-            match part::<S, N>(pk, &splitter, &m, range, guess, plan, progress) {
+            // The share of the next layer with black to move: from the parts built, else
+            // the other colour's share of this layer (children mostly change colour).
+            let black = share(&m.next).or_else(|| share(&m.layer).map(|b| 1.0 - b));
+            match part::<S, N>(
+                pk,
+                &splitter,
+                &m,
+                range,
+                guess,
+                black.unwrap_or(0.5),
+                plan,
+                progress,
+            ) {
                 Ok((rec, tally, read, mem)) => {
                     progress.finish();
                     tally.add_into(&mut matrices);
@@ -468,6 +499,13 @@ fn drive<S: Slot<N>, const N: usize>(
 
 const GIB: f64 = (1u64 << 30) as f64;
 
+/// The share of the positions of `recs` with black to move, if every record knows it.
+fn share(recs: &[SegmentRec]) -> Option<f64> {
+    let entries: u64 = recs.iter().map(|s| s.entries).sum();
+    let black = recs.iter().map(|s| s.black).sum::<Option<u64>>()?;
+    (entries > 0).then(|| black as f64 / entries as f64)
+}
+
 /// Bytes in the largest binary unit that keeps the number at least 1.
 fn human(bytes: f64) -> String {
     let mut x = bytes;
@@ -528,19 +566,21 @@ fn overhead(plan: &DiskPlan, slot: f64, level: u32) -> f64 {
 /// Builds one part of the next layer and writes it. Returns its record, the tallies of the
 /// games that ended in it, the bytes read and the peak memory.
 #[allow(clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 fn part<S: Slot<N>, const N: usize>(
     pk: &Packer,
     splitter: &Splitter,
     m: &Manifest,
     range: SplitRange,
     guess: f64,
+    black: f64,
     plan: &DiskPlan,
     progress: &dyn Progress,
 ) -> Result<(SegmentRec, Tally, u64, usize), PartError> {
     let dir = &plan.dir;
     let slot = std::mem::size_of::<S>();
     let batch = batch_for(plan, slot as f64);
-    let mut next = Building::<S, N>::new((guess * range.fraction() * PRESIZE) as usize);
+    let mut next = Building::<S, N>::new((guess * range.fraction() * PRESIZE) as usize, black);
     let x = Expansion::new(pk, next.per_half, Some((splitter, range)));
     let mut tally = Tally::new(m.classes, pk.shape);
     let mut ok = true;
@@ -650,6 +690,7 @@ fn part<S: Slot<N>, const N: usize>(
             level: range.level,
             entries,
             bytes: info.bytes,
+            black: Some(info.black),
         },
         tally,
         read,

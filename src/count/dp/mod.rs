@@ -704,7 +704,9 @@ fn run_typed<S: Slot<N>, const N: usize>(
             });
         }
         if opts.store == Store::Disk
-            || (opts.store == Store::Auto && !fits_in_memory(&layer, growth, budget))
+            || (opts.store == Store::Auto
+                && opts.memory_mb >= AUTO_DISK_MIN_MB
+                && !fits_in_memory(&layer, growth, budget))
         {
             // From here on the layers live on disk; the memory checkpoint is superseded.
             cp.remove();
@@ -748,6 +750,11 @@ fn run_typed<S: Slot<N>, const N: usize>(
         resumed_units,
     })
 }
+
+/// The smallest `--memory` with which `auto` moves to the disk store: under it, a board too
+/// large for memory is refused at once, as by the memory store, rather than counted in
+/// thousands of parts (`--store disk` takes any budget).
+pub const AUTO_DISK_MIN_MB: u64 = 64;
 
 /// Whether the memory store is sure to expand `layer` within `budget`, so that `auto` keeps
 /// it in memory: the whole current layer (its batches are freed as they are expanded, but
@@ -806,7 +813,9 @@ fn expand<S: Slot<N>, const N: usize>(
     // times early on), aiming a little low: a table that fills grows by half, and a guess too
     // high would cost memory at the peak.
     let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
-    let mut next = Building::new(guess);
+    // Children mostly have the other colour to move.
+    let black_here = layer.half(0).count() as f64 / layer.len().max(1) as f64;
+    let mut next = Building::new(guess, 1.0 - black_here);
     let x = Expansion::new(pk, next.per_half, None);
     let mut tally = Tally::new(k, shape);
     let mut ok = true;
@@ -887,16 +896,25 @@ pub(crate) struct Building<S: Copy, const N: usize> {
 }
 
 impl<S: Slot<N>, const N: usize> Building<S, N> {
-    /// Tables for a layer expected to hold about `guess` positions.
-    pub(crate) fn new(guess: usize) -> Building<S, N> {
-        let per_half = partitions_for(guess, std::mem::size_of::<S>());
+    /// Tables for a layer expected to hold about `guess` positions, a share `black` of them
+    /// with black to move. Without passes every position of a layer has the same colour to
+    /// move, so the halves differ greatly in size: tables of equal size left one half nearly
+    /// empty while the other grew twice (on 4x7, a part's tables took 15 GiB instead of 10).
+    pub(crate) fn new(guess: usize, black: f64) -> Building<S, N> {
+        let black = black.clamp(0.0, 1.0);
+        let major = black.max(1.0 - black);
+        let per_half = partitions_for(
+            (guess as f64 * 2.0 * major) as usize,
+            std::mem::size_of::<S>(),
+        );
         let n_parts = 2 * per_half;
-        let initial = guess / n_parts * 8 / 7;
+        let initial = |share: f64| (guess as f64 * share / per_half as f64 * 8.0 / 7.0) as usize;
+        let (b, w) = (initial(black), initial(1.0 - black));
         // Filling the tables with free slots is the first touch of their memory (page faults,
         // zeroing by the system): in parallel, it took a tenth of the run on one thread.
         let tables = (0..n_parts)
             .into_par_iter()
-            .map(|_| Table::new(initial))
+            .map(|t| Table::new(if t < per_half { b } else { w }))
             .collect();
         Building {
             per_half,

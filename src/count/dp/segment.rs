@@ -35,6 +35,8 @@ pub(crate) struct SegmentInfo {
     pub entries: u64,
     /// Bytes of the file.
     pub bytes: u64,
+    /// Positions with black to move.
+    pub black: u64,
 }
 
 /// Appends `x` as a LEB128 varint.
@@ -149,6 +151,7 @@ fn write_to<S: Slot<N>, const N: usize>(
     let mut info = SegmentInfo {
         entries: 0,
         bytes: HEADER_BYTES,
+        black: 0,
     };
     let per_half = layer.per_half;
     let n = layer.parts.len();
@@ -168,7 +171,11 @@ fn write_to<S: Slot<N>, const N: usize>(
             .collect();
         for b in blocks {
             info.bytes += b.len() as u64;
-            info.entries += u64::from(u32::from_le_bytes(b[1..5].try_into().expect("4")));
+            let entries = u64::from(u32::from_le_bytes(b[1..5].try_into().expect("4")));
+            info.entries += entries;
+            if b[0] == 1 {
+                info.black += entries;
+            }
             if info.bytes > room {
                 return Err(io::Error::new(
                     ErrorKind::StorageFull,

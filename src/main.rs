@@ -50,6 +50,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
         c.is::<BoardError>()
             || c.is::<reversi_nxn::memory::MemoryError>()
             || c.is::<cli::UsageError>()
+            || c.is::<reversi_nxn::obf::ObfError>()
     });
     if bad_input {
         2

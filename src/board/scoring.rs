@@ -24,7 +24,7 @@
 
 use serde::Serialize;
 
-/// The rule that scores a finished game (see the [module](self) docs).
+/// The rule that scores a finished game: what empty squares left at the end count for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scoring {

@@ -108,7 +108,7 @@ pub struct Proof {
 }
 
 impl Solver {
-    /// Proves what `mode` asks about `pos` under `opts` (see the [module](self) docs).
+    /// Proves what `mode` asks about `pos` under `opts` (see the `prove` module docs).
     pub fn prove(&mut self, pos: &Position, mode: Mode, opts: &SolveOptions) -> Proof {
         let t0 = Instant::now();
         if mode == Mode::All {

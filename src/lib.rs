@@ -7,6 +7,7 @@
 //! - [`heuristics`]: simple strategies audited against a strong solution.
 //! - [`strong`]: retrograde analysis of every reachable position (value and moves-to-end).
 //! - [`solve`]: perfect play: exact values, principal variations, values of every move.
+//! - [`obf`]: the one-position-per-line format of endgame suites (FFO, Edax).
 //! - [`count`]: every complete game counted exactly (two methods); [`export`] writes the files.
 
 #![warn(missing_docs)]
@@ -18,6 +19,7 @@ pub mod estimate;
 pub mod export;
 pub mod heuristics;
 pub mod memory;
+pub mod obf;
 pub mod perft;
 pub mod play;
 pub mod progress;

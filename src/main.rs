@@ -51,6 +51,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
         c.is::<BoardError>()
             || c.is::<reversi_nxn::memory::MemoryError>()
             || c.is::<cli::UsageError>()
+            || c.is::<reversi_nxn::obf::ObfError>()
             || c.downcast_ref::<reversi_nxn::count::CountError>()
                 .is_some_and(reversi_nxn::count::CountError::is_input)
     });

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use common::Rng;
-use reversi_nxn::board::{Position, Shape};
+use reversi_nxn::board::{Position, Scoring, Shape};
 use reversi_nxn::play::session::Session;
 use reversi_nxn::play::{Advisor, HeuristicAdvisor};
 
@@ -65,6 +65,7 @@ fn engine_never_loses_value_against_random_opponents() {
         let engine_black = game % 2 == 0;
         let mut advisor = HeuristicAdvisor {
             limit: Duration::from_secs(10),
+            scoring: Scoring::Discs,
         };
         let mut pos = shape.start();
         let mut promised: Option<i32> = None; // engine's guaranteed final margin
@@ -108,6 +109,7 @@ fn engine_against_engine_reaches_the_perfect_play_result() {
     let start = Shape::square(4).unwrap().start();
     let advisor = HeuristicAdvisor {
         limit: Duration::from_secs(10),
+        scoring: Scoring::Discs,
     };
     let mut out = Vec::new();
     let end = Session::new(start, [true, true], advisor)
@@ -174,6 +176,7 @@ fn strong_advisor_gives_minimax_values() {
         table,
         fallback: HeuristicAdvisor {
             limit: Duration::from_secs(1),
+            scoring: Scoring::Discs,
         },
     };
     assert_exact_like_minimax(&mut advisor, shape, 30, 3);
@@ -186,8 +189,10 @@ fn solver_advisor_gives_minimax_values() {
     let mut advisor = SolverAdvisor {
         solver: reversi_nxn::solve::Solver::new(16),
         max_empties: 12,
+        scoring: Scoring::Discs,
         fallback: HeuristicAdvisor {
             limit: Duration::from_secs(1),
+            scoring: Scoring::Discs,
         },
     };
     assert_exact_like_minimax(&mut advisor, shape, 20, 8);

@@ -78,3 +78,214 @@ fn bad_input_exits_2() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// FFO #40 (`../shared/suites/fforum-40-59.obf`, from Edax's repository): black to move, +38
+/// under the Othello rules by a2, the only best move.
+const FFO40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+/// The 4x4 start position, black to move.
+const START4: &str = "-----OX--XO----- X";
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("reversi-batch-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn batch_solves_a_file_to_a_table_csv_and_json() {
+    let dir = scratch("ok");
+    let file = dir.join("p.obf");
+    std::fs::write(
+        &file,
+        format!("% two positions\n{START4}\n\n{FFO40}; A2:+38; C7:+36;\n"),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let csv = dir.join("p.csv");
+    let out = reversi(&[
+        "solve",
+        "--file",
+        file,
+        "--scoring",
+        "winner-takes-empties",
+        "--hash-mb",
+        "64",
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("side to move"),
+        "the convention is said: {text}"
+    );
+    assert!(text.contains("winner-takes-empties"), "{text}");
+    assert!(text.contains("total: 2 positions"), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains(" a2")).collect();
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(rows[0].contains("+38"), "{text}");
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = csv_text.lines().collect();
+    assert_eq!(lines.len(), 3, "{csv_text}");
+    assert!(lines[0].starts_with("index,line,empties,side_to_move,value_to_move"));
+    assert!(
+        lines[2].starts_with("2,4,20,black,38,win,a2,"),
+        "{csv_text}"
+    );
+
+    // JSON on stdout; the 4x4 value agrees with a plain `solve` of the start (black to move,
+    // so its black-relative value is the value for the side to move).
+    let out = reversi(&["solve", "--file", file, "--json", "--hash-mb", "64"]);
+    assert!(out.status.success());
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for key in [
+        "index",
+        "empties",
+        "value_to_move",
+        "best_moves",
+        "nodes",
+        "seconds",
+    ] {
+        assert!(rows.iter().all(|r| r.get(key).is_some()), "{key}");
+    }
+    let plain = reversi(&["solve", "-n", "4", "--json", "--hash-mb", "8"]);
+    let plain: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert_eq!(rows[0]["value_to_move"], plain["value"]);
+    assert_eq!(rows[0]["index"], 1);
+    assert_eq!(rows[1]["line"], 4);
+    assert_eq!(rows[0]["scoring"], "discs");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn batch_reads_standard_input_in_every_mode() {
+    for (mode, value) in [("best", Some(38)), ("all", Some(38)), ("wld", None)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args([
+                "solve",
+                "--file",
+                "-",
+                "--json",
+                "--mode",
+                mode,
+                "--scoring",
+                "winner-takes-empties",
+                "--hash-mb",
+                "64",
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "{FFO40}").unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{mode}");
+        let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let row = &rows[0];
+        assert_eq!(
+            row["value_to_move"].as_i64().map(|v| v as i32),
+            value,
+            "{mode}"
+        );
+        assert_eq!(row["result"], "win", "{mode}");
+        assert_eq!(row["best_moves"][0], "a2", "{mode}");
+        assert_eq!(row["mode"], mode);
+    }
+}
+
+#[test]
+fn one_position_in_best_mode() {
+    let out = reversi(&[
+        "solve",
+        "--board",
+        FFO40,
+        "--mode",
+        "best",
+        "--scoring",
+        "winner-takes-empties",
+        "--json",
+        "--hash-mb",
+        "64",
+    ]);
+    assert!(out.status.success());
+    let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(row["value_to_move"], 38);
+    assert_eq!(row["best_moves"][0], "a2");
+}
+
+/// Runs `solve --file` on a file holding `content` and returns the output.
+fn batch_of(name: &str, content: &str, extra: &[&str]) -> std::process::Output {
+    let dir = scratch(name);
+    let file = dir.join("p.obf");
+    std::fs::write(&file, content).unwrap();
+    let mut args = vec!["solve", "--file", file.to_str().unwrap(), "--hash-mb", "16"];
+    args.extend_from_slice(extra);
+    let out = reversi(&args);
+    std::fs::remove_dir_all(dir).unwrap();
+    out
+}
+
+/// Asserts exit code 2 and one `Error:` line on stderr containing each of `expect`.
+fn assert_bad(out: &std::process::Output, expect: &[&str]) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    assert!(err.starts_with("Error: "), "{err}");
+    for e in expect {
+        assert!(err.contains(e), "{err} lacks {e:?}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn batch_bad_input_is_refused_with_its_line_number() {
+    let out = reversi(&["solve", "--file", "/nonexistent/p.obf"]);
+    assert_bad(&out, &["cannot read", "/nonexistent/p.obf"]);
+    assert!(out.stdout.is_empty());
+    assert_bad(&batch_of("empty", "", &[]), &["no positions"]);
+    assert_bad(
+        &batch_of("comments", "% nothing\n\n", &[]),
+        &["no positions"],
+    );
+    let short = format!("{START4}\n{}\n", &FFO40[1..]);
+    assert_bad(&batch_of("short", &short, &[]), &["line 2", "squares"]);
+    let bad_char = format!("{START4}\n{START4}\n{}\n", FFO40.replacen('-', "Z", 1));
+    assert_bad(&batch_of("char", &bad_char, &[]), &["line 3", "'Z'"]);
+    let side = "-----OX--XO----- Q\n";
+    assert_bad(&batch_of("side", side, &[]), &["line 1", "side to move"]);
+    let over = "XXXXOXXXX O\n";
+    assert_bad(&batch_of("over", over, &[]), &["line 1", "already over"]);
+    // Nothing is solved before the bad line is reported.
+    assert!(batch_of("char2", &bad_char, &[]).stdout.is_empty());
+    // --file with a board option is a usage error.
+    assert_bad(
+        &reversi(&["solve", "--file", "x.obf", "-n", "4"]),
+        &["--file"],
+    );
+}
+
+#[test]
+fn keep_going_marks_the_bad_rows_and_solves_the_rest() {
+    let content = format!("{START4}\nXXXXOXXXX O\nnonsense\n{START4}\n");
+    let out = batch_of("keep", &content, &["--keep-going"]);
+    assert_bad(&out, &["2 of 4 lines"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let errors: Vec<&str> = text.lines().filter(|l| l.contains("ERROR")).collect();
+    assert_eq!(errors.len(), 2, "{text}");
+    assert!(errors[0].contains("already over"), "{text}");
+    assert!(text.contains("total: 2 positions"), "{text}");
+    let out = batch_of("keepjson", &content, &["--keep-going", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert!(rows[0]["error"].is_null());
+    assert_eq!(rows[2]["line"], 3);
+    assert!(rows[2]["error"].as_str().unwrap().contains("square"));
+}

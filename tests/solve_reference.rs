@@ -94,6 +94,7 @@ fn one_and_two_threads_agree() {
             split_empties: 8,
             ..Tuning::default()
         },
+        ..SolveOptions::default()
     };
     for pos in &positions {
         let one = in_pool(1, || Solver::new(32).solve(pos, &opts, &Silent));
@@ -201,7 +202,14 @@ fn every_technique_off_gives_the_same_values() {
         },
     ];
     for tuning in variants {
-        let r = Solver::new(8).solve(&pos, &SolveOptions { tuning }, &Silent);
+        let r = Solver::new(8).solve(
+            &pos,
+            &SolveOptions {
+                tuning,
+                ..SolveOptions::default()
+            },
+            &Silent,
+        );
         assert_eq!(r.value, base.value, "{tuning:?}");
         assert_eq!(r.move_values, base.move_values, "{tuning:?}");
         assert_eq!(r.pv, base.pv, "{tuning:?}");
@@ -226,12 +234,26 @@ fn both_pv_rules_replay_to_the_value() {
     );
     for pos in &positions {
         let d = Tuning::default();
-        let ordered = Solver::new(16).solve(pos, &SolveOptions { tuning: d }, &Silent);
+        let ordered = Solver::new(16).solve(
+            pos,
+            &SolveOptions {
+                tuning: d,
+                ..SolveOptions::default()
+            },
+            &Silent,
+        );
         let row_major = Tuning {
             pv_order: false,
             ..d
         };
-        let plain = Solver::new(16).solve(pos, &SolveOptions { tuning: row_major }, &Silent);
+        let plain = Solver::new(16).solve(
+            pos,
+            &SolveOptions {
+                tuning: row_major,
+                ..SolveOptions::default()
+            },
+            &Silent,
+        );
         assert_eq!(ordered.value, plain.value, "{pos}");
         assert_eq!(ordered.move_values, plain.move_values, "{pos}");
         check_pv(&ordered);

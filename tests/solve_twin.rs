@@ -3,20 +3,28 @@
 //!
 //! Every position reachable from the 3x3 and 4x4 starts is checked, and seeded random 5x5 and
 //! 6x6 positions with at most 12 empty squares. The default run checks a few hundred random
-//! positions; `cargo test --test solve_twin -- --ignored` checks thousands more.
+//! positions; `cargo test --test solve_twin -- --ignored` checks thousands more. Both scoring
+//! rules are checked on positions whose games can end with empty squares, and every mode of
+//! `Solver::prove`.
 
 mod common;
 
 use common::Rng;
 use std::collections::{HashMap, HashSet};
 
-use reversi_nxn::board::{Move, Position, Shape};
+use reversi_nxn::board::{Move, Position, Scoring, Shape};
 use reversi_nxn::progress::Silent;
-use reversi_nxn::solve::{SolveOptions, Solver};
+use reversi_nxn::solve::{Mode, Outcome, SolveOptions, Solver, Tuning};
 
-/// Plain minimax, black minus white at the end, memoized on whole positions (a cache of
-/// results, no pruning).
+/// Plain minimax, black minus white at the end under the default rule (empty squares count
+/// for nobody), memoized on whole positions (a cache of results, no pruning).
 fn minimax(pos: &Position, memo: &mut HashMap<Position, i32>) -> i32 {
+    minimax_under(pos, Scoring::Discs, memo)
+}
+
+/// Plain minimax, black minus white at the end under `scoring` (the memo must hold values
+/// under that rule only).
+fn minimax_under(pos: &Position, scoring: Scoring, memo: &mut HashMap<Position, i32>) -> i32 {
     // Small subtrees are cheaper to walk again than to look up.
     let cached = pos.empty().count_ones() >= 7;
     if cached {
@@ -26,11 +34,19 @@ fn minimax(pos: &Position, memo: &mut HashMap<Position, i32>) -> i32 {
     }
     let turns = pos.legal_turns();
     let v = if turns.is_empty() {
-        pos.black_margin()
+        // The end, scored by hand: the empty squares go to nobody, or to the winner.
+        let (b, w) = (pos.black_count() as i32, pos.white_count() as i32);
+        let empties = pos.empty().count_ones() as i32;
+        match scoring {
+            Scoring::Discs => b - w,
+            Scoring::WinnerTakesEmpties if b > w => b + empties - w,
+            Scoring::WinnerTakesEmpties if b < w => b - (w + empties),
+            Scoring::WinnerTakesEmpties => 0,
+        }
     } else {
         let vals = turns
             .iter()
-            .map(|&t| minimax(&pos.apply(t).expect("legal turn"), memo));
+            .map(|&t| minimax_under(&pos.apply(t).expect("legal turn"), scoring, memo));
         if pos.black_to_move() {
             vals.max().expect("a turn")
         } else {
@@ -196,4 +212,105 @@ fn a_forced_pass_at_the_root_is_solved() {
         }
     }
     assert!(found > 0);
+}
+
+/// Both scoring rules against the twin on seeded random positions of `shape` with at most
+/// `max_empty` empty squares: every value, every move's value, the principal variation, and
+/// `prove` in each mode, under each rule with the default tuning and with the end solver and
+/// the stability cutoff off (so both paths that score finished games are checked). Returns how
+/// many positions have different values under the two rules (games that end with empty
+/// squares under perfect play).
+fn check_scoring(shape: Shape, count: usize, max_empty: u32, seed: u64) -> usize {
+    let mut rng = Rng(seed);
+    let plain = Tuning {
+        endgame_empties: 0,
+        stability_empties: u32::MAX,
+        ..Tuning::default()
+    };
+    let mut solvers = [Solver::new(16), Solver::new(16)];
+    solvers[1].set_tuning(plain);
+    let mut differ = 0;
+    for i in 0..count {
+        let pos = random_position(shape, max_empty, &mut rng);
+        let mut values = Vec::new();
+        for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
+            let mut memo = HashMap::new();
+            let twin = minimax_under(&pos, scoring, &mut memo);
+            let side = if pos.black_to_move() { twin } else { -twin };
+            for solver in &mut solvers {
+                solver.set_scoring(scoring);
+                assert_eq!(solver.value(&pos), side, "{scoring:?} value of {pos}");
+                assert!(solver.beats(&pos, side - 1), "{scoring:?} {pos}");
+                assert!(!solver.beats(&pos, side), "{scoring:?} {pos}");
+            }
+            values.push(twin);
+            if pos.is_over() {
+                continue;
+            }
+            let opts = SolveOptions {
+                scoring,
+                ..SolveOptions::default()
+            };
+            let solver = &mut solvers[0];
+            if i % 4 == 0 {
+                let r = solver.solve(&pos, &opts, &Silent);
+                assert_eq!(r.value, twin, "{scoring:?} report of {pos}");
+                for &(m, v) in &r.move_values {
+                    let child = pos.apply(m).unwrap();
+                    assert_eq!(v, minimax_under(&child, scoring, &mut memo), "{pos} {m:?}");
+                }
+                let mut end = pos;
+                for &m in &r.pv {
+                    assert_eq!(minimax_under(&end, scoring, &mut memo), twin, "pv of {pos}");
+                    end = end.apply(m).unwrap();
+                }
+                assert!(end.is_over());
+                assert_eq!(end.black_margin_under(scoring), twin, "pv end of {pos}");
+            }
+            for mode in [Mode::Best, Mode::All, Mode::Wld] {
+                let p = solver.prove(&pos, mode, &opts);
+                assert_eq!(p.outcome, Outcome::of(side), "{mode:?} {scoring:?} {pos}");
+                if mode == Mode::Wld {
+                    assert_eq!(p.value, None);
+                } else {
+                    assert_eq!(p.value, Some(side), "{mode:?} {scoring:?} {pos}");
+                }
+                // Each best move keeps the value (in wld mode: the outcome).
+                for &m in &p.best_moves {
+                    let child = pos.apply(m).expect("a legal best move");
+                    let v = minimax_under(&child, scoring, &mut memo);
+                    let v = if pos.black_to_move() { v } else { -v };
+                    match mode {
+                        Mode::Wld => assert_eq!(Outcome::of(v), p.outcome, "{pos} {m:?}"),
+                        _ => assert_eq!(v, side, "{mode:?} {scoring:?} {pos} {m:?}"),
+                    }
+                }
+                let expect_move = mode != Mode::Wld || p.outcome != Outcome::Loss;
+                assert_eq!(!p.best_moves.is_empty(), expect_move, "{mode:?} {pos}");
+            }
+        }
+        // The winner never depends on the rule; the margin under the Othello rule is never
+        // smaller.
+        assert_eq!(values[0].signum(), values[1].signum(), "sign of {pos}");
+        assert!(values[1].abs() >= values[0].abs(), "margins of {pos}");
+        if values[0] != values[1] {
+            differ += 1;
+        }
+        if i % 50 == 0 {
+            for solver in &mut solvers {
+                solver.clear();
+            }
+        }
+    }
+    differ
+}
+
+#[test]
+fn both_scoring_rules_against_the_twin() {
+    // Small boards, where many games end with empty squares; each run must contain positions
+    // whose values differ between the rules, or it would not test the Othello rule at all.
+    assert!(check_scoring(Shape::square(4).unwrap(), 150, 12, 404) > 10);
+    assert!(check_scoring(Shape::square(5).unwrap(), 150, 12, 505) > 5);
+    assert!(check_scoring(Shape::new(4, 6).unwrap(), 100, 12, 406) > 5);
+    assert!(check_scoring(Shape::square(6).unwrap(), 60, 11, 606) > 0);
 }

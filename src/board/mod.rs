@@ -14,6 +14,7 @@
 mod bitboard;
 mod notation;
 mod position;
+mod scoring;
 mod shape;
 mod symmetry;
 
@@ -22,6 +23,7 @@ pub use bitboard::flips_avx2;
 pub use bitboard::{flips, has_moves, last_flip_count, legal_moves, square_bit, Squares};
 pub use notation::{parse_moves, parse_square, square_name, MoveToken};
 pub use position::{Move, Position, Side};
+pub use scoring::Scoring;
 pub use shape::{Shape, MAX_SIDE, MIN_SIDE};
 pub use symmetry::{canonical_discs, Symmetry};
 

@@ -204,6 +204,15 @@ impl Position {
         self.black_count() as i32 - self.white_count() as i32
     }
 
+    /// Black's margin if the game ended here, under the scoring rule `scoring` (for
+    /// [`Scoring::Discs`], the same as [`Position::black_margin`]).
+    ///
+    /// [`Scoring::Discs`]: super::Scoring::Discs
+    #[must_use]
+    pub const fn black_margin_under(&self, scoring: super::Scoring) -> i32 {
+        scoring.margin(self.black_count(), self.white_count(), self.shape.squares())
+    }
+
     /// Legal moves of the side to move.
     #[inline]
     #[must_use]

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
+use reversi_nxn::board::Scoring;
 use reversi_nxn::play::Advisor;
 
 use crate::cli::BoardArgs;
@@ -16,6 +17,10 @@ pub struct AnalyzeArgs {
     /// Time for the search, in milliseconds, where the position cannot be solved exactly.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub time_ms: u64,
+    /// How a finished game is scored: discs (empty squares count for nobody) or
+    /// winner-takes-empties (the Othello rules: the winner gets them).
+    #[arg(long, value_enum, default_value_t = Scoring::Discs)]
+    pub scoring: Scoring,
 }
 
 /// Prints the diagram and the value of every legal move, best marked.
@@ -31,8 +36,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let mut advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms));
+    let mut advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
     let advice = advisor.advise(&pos);
+    println!(
+        "scoring: {} ({})",
+        args.scoring.name(),
+        args.scoring.describe()
+    );
     print!("{}", advice.describe(&pos));
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
 pub mod analyze;
+pub mod batch;
 pub mod count;
 pub mod estimate;
 pub mod heuristics;
@@ -13,6 +14,8 @@ pub mod strong;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+use reversi_nxn::board::Scoring;
 
 use crate::cli::Command;
 
@@ -45,20 +48,27 @@ pub fn stop_flag() -> Arc<AtomicBool> {
 /// or less per position on two cores).
 pub const SOLVE_EMPTIES: u32 = 18;
 
-/// The best advisor available for positions like `pos`: a strong solution of the board if one
-/// is on disk (`results/RxC/strong.bin` or `data/RxC/strong.bin`, written by `reversi strong`),
-/// else the exact solver for positions with at most [`SOLVE_EMPTIES`] empty squares, else a
-/// depth-limited heuristic search (exact only where it reaches the end of the game).
+/// The best advisor available for positions like `pos` under `scoring`: a strong solution of
+/// the board if one is on disk (`results/RxC/strong.bin` or `data/RxC/strong.bin`, written by
+/// `reversi strong`, whose values empty squares count for nobody in, so only under
+/// [`Scoring::Discs`]), else the exact solver for positions with at most [`SOLVE_EMPTIES`]
+/// empty squares, else a depth-limited heuristic search (exact only where it reaches the end
+/// of the game).
 pub fn advisor_for(
     pos: &reversi_nxn::board::Position,
     limit: std::time::Duration,
+    scoring: Scoring,
 ) -> Box<dyn reversi_nxn::play::Advisor> {
     use reversi_nxn::play::{HeuristicAdvisor, SolverAdvisor, StrongAdvisor};
     let fallback = SolverAdvisor {
         solver: reversi_nxn::solve::Solver::new(256),
         max_empties: SOLVE_EMPTIES,
-        fallback: HeuristicAdvisor { limit },
+        scoring,
+        fallback: HeuristicAdvisor { limit, scoring },
     };
+    if scoring != Scoring::Discs {
+        return Box::new(fallback);
+    }
     let name = pos.shape().name();
     for dir in ["results", "data"] {
         let path = std::path::Path::new(dir).join(&name).join("strong.bin");

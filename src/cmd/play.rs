@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use reversi_nxn::board::Scoring;
 use reversi_nxn::play::session::{Session, HELP};
 
 use crate::cli::BoardArgs;
@@ -34,6 +35,10 @@ pub struct PlayArgs {
     /// Thinking time per move, in milliseconds, where the position cannot be solved exactly.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub time_ms: u64,
+    /// How a finished game is scored: discs (empty squares count for nobody) or
+    /// winner-takes-empties (the Othello rules: the winner gets them).
+    #[arg(long, value_enum, default_value_t = Scoring::Discs)]
+    pub scoring: Scoring,
 }
 
 /// Runs the session on stdin and stdout.
@@ -45,7 +50,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         EngineSides::Both => [true, true],
         EngineSides::None => [false, false],
     };
-    let advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms));
+    let advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
     let mut out = io::stdout().lock();
     if engine != [true, true] {
         writeln!(out, "{HELP}")?;

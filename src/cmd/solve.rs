@@ -1,4 +1,5 @@
-//! `reversi solve`: the exact value, principal variation and value of every move.
+//! `reversi solve`: the exact value, principal variation and value of every move of one
+//! position, or a file of positions (`--file`, see [`super::batch`]).
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -6,8 +7,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use reversi_nxn::board::Move;
-use reversi_nxn::solve::{SolveOptions, SolveReport, Solver, CONVENTION};
+use reversi_nxn::board::{Move, Scoring};
+use reversi_nxn::solve::{convention, Mode, SolveOptions, SolveReport, Solver};
 
 use crate::bar::Bar;
 use crate::cli::{BoardArgs, UsageError};
@@ -17,13 +18,35 @@ use crate::cli::{BoardArgs, UsageError};
 pub struct SolveArgs {
     #[command(flatten)]
     pub board: BoardArgs,
+    /// Solve every position of this OBF file (one per line: board string, side to move,
+    /// optional `;` annotations; `-` reads standard input) and print one row per position.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["size", "rows", "cols", "moves", "board", "save"])]
+    pub file: Option<PathBuf>,
+    /// What to prove: best (the value and one best move), all (every move's value; the
+    /// default for one position) or wld (only win, draw or loss). With --file the default is
+    /// best.
+    #[arg(long, value_enum)]
+    pub mode: Option<Mode>,
+    /// How a finished game is scored: discs (empty squares count for nobody; the default) or
+    /// winner-takes-empties (the Othello rules of the FFO suite, Edax and Egaroucid: the empty
+    /// squares go to the player with more discs).
+    #[arg(long, value_enum, default_value_t = Scoring::Discs)]
+    pub scoring: Scoring,
+    /// With --file: mark a bad line's row and go on (the run still exits with code 2).
+    #[arg(long, requires = "file")]
+    pub keep_going: bool,
+    /// With --file: keep the transposition table from one position to the next instead of
+    /// clearing it (see BENCHMARKS.md: no help measured on FFO #40-59).
+    #[arg(long, requires = "file")]
+    pub keep_table: bool,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 512)]
     pub hash_mb: usize,
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Also write the JSON report to this file.
+    /// Also write the JSON report to this file (with --file: CSV if the name ends in .csv,
+    /// else JSON).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
     /// Write the JSON report to results/ROWSxCOLS/solution.json (start position only).
@@ -72,18 +95,12 @@ pub struct SolveArgs {
     pub symmetry_empties: Option<u32>,
 }
 
-/// Solves the position and prints the report.
-pub fn run(args: &SolveArgs) -> Result<()> {
-    let (pos, _) = args.board.position(6)?;
-    if args.save && (args.board.moves.is_some() || args.board.board.is_some()) {
-        return Err(UsageError(
-            "--save writes the solution of the start position; use --out for other positions"
-                .into(),
-        )
-        .into());
-    }
-    reversi_nxn::memory::check_available(args.hash_mb as u64)?;
-    let mut opts = SolveOptions::default();
+/// The solve options the arguments ask for.
+fn options(args: &SolveArgs) -> Result<SolveOptions> {
+    let mut opts = SolveOptions {
+        scoring: args.scoring,
+        ..SolveOptions::default()
+    };
     opts.tuning.mtdf = !args.pvs;
     let t = &mut opts.tuning;
     t.endgame_empties = args.endgame_empties.unwrap_or(t.endgame_empties);
@@ -132,7 +149,58 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             }
         }
     }
+    Ok(opts)
+}
+
+/// Solves the position (or with `--file` every position of a file) and prints the report.
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let opts = options(args)?;
+    if let Some(path) = &args.file {
+        reversi_nxn::memory::check_available(args.hash_mb as u64)?;
+        return super::batch::run(args, path, &opts);
+    }
+    let (pos, _) = args.board.position(6)?;
+    if args.save && (args.board.moves.is_some() || args.board.board.is_some()) {
+        return Err(UsageError(
+            "--save writes the solution of the start position; use --out for other positions"
+                .into(),
+        )
+        .into());
+    }
+    let mode = args.mode.unwrap_or(Mode::All);
+    if args.save && mode != Mode::All {
+        return Err(UsageError("--save writes the solution of --mode all".into()).into());
+    }
+    reversi_nxn::memory::check_available(args.hash_mb as u64)?;
     let mut solver = Solver::new(args.hash_mb);
+    if mode != Mode::All {
+        if pos.is_over() {
+            return Err(UsageError(format!(
+                "the game is already over ({}:{}); nothing to solve",
+                pos.black_count(),
+                pos.white_count()
+            ))
+            .into());
+        }
+        let proof = solver.prove(&pos, mode, &opts);
+        let row = super::batch::Row::new(1, 0, &proof);
+        let json = serde_json::to_string_pretty(&row)?;
+        if let Some(path) = &args.out {
+            super::batch::write_file(path, format!("{json}\n").as_bytes())?;
+        }
+        if args.json {
+            println!("{json}");
+        } else {
+            println!("solve {} from {}", pos.shape(), pos);
+            println!("{}", pos.diagram());
+            println!("{}", super::batch::convention_line(mode, args.scoring));
+            print!("{}", super::batch::table(&[row], false));
+            if let Some(path) = &args.out {
+                println!("wrote {}", path.display());
+            }
+        }
+        return Ok(());
+    }
     // No Ctrl-C handler: a solve keeps nothing worth saving, so the signal just ends it.
     let bar = Bar::new(Arc::new(AtomicBool::new(false)));
     let report = solver.solve(&pos, &opts, &bar);
@@ -168,7 +236,7 @@ fn print_report(r: &SolveReport) {
     let pos = &r.position;
     println!("solve {} from {}", pos.shape(), pos);
     println!("{}", pos.diagram());
-    println!("convention: {CONVENTION}");
+    println!("convention: {}", convention(r.scoring));
     let winner = match r.winner {
         Some(side) => format!("{} ({}) wins", side.name(), side.symbol()),
         None => "draw".to_string(),

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use super::eval::evaluate;
-use crate::board::{flips, legal_moves, Move, Position, Squares};
+use crate::board::{flips, legal_moves, Move, Position, Scoring, Squares};
 
 /// Scale of exact final margins in evaluation units: one disc of a finished game outweighs any
 /// heuristic score.
@@ -31,6 +31,7 @@ struct Search {
     hit_horizon: bool,
     mask: u64,
     shape: crate::board::Shape,
+    scoring: Scoring,
 }
 
 impl Search {
@@ -54,7 +55,8 @@ impl Search {
         let moves = legal_moves(p, o, empty);
         if moves == 0 {
             if passed || legal_moves(o, p, empty) == 0 {
-                return FINAL * (p.count_ones() as i32 - o.count_ones() as i32);
+                let squares = self.shape.squares();
+                return FINAL * self.scoring.margin(p.count_ones(), o.count_ones(), squares);
             }
             return -self.negamax(o, p, depth, -beta, -alpha, true);
         }
@@ -93,9 +95,10 @@ impl Search {
 }
 
 /// Scores every legal turn of `pos` by iterative deepening until `limit` runs out (at least
-/// depth 1 is always completed). Scores are for the side to move.
+/// depth 1 is always completed). Scores are for the side to move; finished games are scored by
+/// `scoring`.
 #[must_use]
-pub fn search(pos: &Position, limit: Duration) -> MidgameResult {
+pub fn search(pos: &Position, limit: Duration, scoring: Scoring) -> MidgameResult {
     let turns = pos.legal_turns();
     let start = Instant::now();
     let mut s = Search {
@@ -105,6 +108,7 @@ pub fn search(pos: &Position, limit: Duration) -> MidgameResult {
         hit_horizon: false,
         mask: pos.shape().mask(),
         shape: pos.shape(),
+        scoring,
     };
     let mut result = MidgameResult {
         scores: turns.iter().map(|&t| (t, 0)).collect(),
@@ -158,7 +162,7 @@ mod tests {
             Some(shape),
         )
         .unwrap();
-        let r = search(&pos, Duration::from_millis(200));
+        let r = search(&pos, Duration::from_millis(200), Scoring::Discs);
         let best = r.scores.iter().max_by_key(|s| s.1).unwrap().0;
         assert_eq!(best, Move::Place(0));
     }
@@ -166,7 +170,7 @@ mod tests {
     #[test]
     fn small_boards_are_searched_to_the_end() {
         let start = Shape::square(4).unwrap().start();
-        let r = search(&start, Duration::from_secs(5));
+        let r = search(&start, Duration::from_secs(5), Scoring::Discs);
         assert!(r.exact);
         // REFERENCE.md: 4x4 is a second-player win, so every first move loses for black.
         assert!(r.scores.iter().all(|s| s.1 < 0));

@@ -10,7 +10,7 @@ pub mod session;
 
 use std::time::Duration;
 
-use crate::board::{Move, Position};
+use crate::board::{Move, Position, Scoring};
 
 /// How the scores of an [`Advice`] were obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +133,8 @@ pub struct SolverAdvisor<F: Advisor> {
     pub solver: crate::solve::Solver,
     /// The most empty squares solved exactly.
     pub max_empties: u32,
+    /// How finished games are scored.
+    pub scoring: Scoring,
     /// The advisor for deeper positions.
     pub fallback: F,
 }
@@ -142,11 +144,11 @@ impl<F: Advisor> Advisor for SolverAdvisor<F> {
         if pos.empty().count_ones() > self.max_empties {
             return self.fallback.advise(pos);
         }
-        let report = self.solver.solve(
-            pos,
-            &crate::solve::SolveOptions::default(),
-            &crate::progress::Silent,
-        );
+        let opts = crate::solve::SolveOptions {
+            scoring: self.scoring,
+            ..crate::solve::SolveOptions::default()
+        };
+        let report = self.solver.solve(pos, &opts, &crate::progress::Silent);
         let sign = if pos.black_to_move() { 1 } else { -1 };
         Advice {
             scores: report
@@ -165,11 +167,13 @@ impl<F: Advisor> Advisor for SolverAdvisor<F> {
 pub struct HeuristicAdvisor {
     /// Time allowed per position.
     pub limit: Duration,
+    /// How finished games are scored (where the search reaches them).
+    pub scoring: Scoring,
 }
 
 impl Advisor for HeuristicAdvisor {
     fn advise(&mut self, pos: &Position) -> Advice {
-        let r = midgame::search(pos, self.limit);
+        let r = midgame::search(pos, self.limit, self.scoring);
         if r.exact {
             Advice {
                 scores: r.scores.into_iter().map(|(m, v)| (m, v / 10_000)).collect(),

@@ -1,7 +1,7 @@
 //! The special solver for the last few empty squares: no table, no move list, squares tried in
 //! regions of odd parity first, and the last square counted without playing it.
 
-use crate::board::{last_flip_count, Squares};
+use crate::board::{last_flip_count, Scoring, Squares};
 
 #[cfg(target_arch = "x86_64")]
 use super::search::V3;
@@ -30,7 +30,7 @@ impl Searcher<'_, $L> {
         self.nodes += 1;
         match n {
             0 => return final_score(p, o),
-            1 => return last_square(p, o, empty.trailing_zeros()),
+            1 => return last_square(p, o, empty.trailing_zeros(), self.wte()),
             _ => {}
         }
         if n >= self.ctx.tuning.stability_empties {
@@ -74,7 +74,7 @@ impl Searcher<'_, $L> {
         if Squares(empty).any(|sq| $flips(o, p, sq) != 0) {
             -self.endgame(o, p, -beta, -alpha, empty, n)
         } else {
-            final_score(p, o)
+            self.game_over(p, o)
         }
     }
 
@@ -84,11 +84,12 @@ impl Searcher<'_, $L> {
     $(#[$attr])*
     fn last_two(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
         self.nodes += 1;
+        let wte = self.wte();
         let mut best = -super::search::INF;
         let f = $flips(p, o, x1);
         if f != 0 {
             self.nodes += 1;
-            best = -last_square(o ^ f, p | f | (1u64 << x1), x2);
+            best = -last_square(o ^ f, p | f | (1u64 << x1), x2, wte);
             if best >= beta {
                 return best;
             }
@@ -96,7 +97,7 @@ impl Searcher<'_, $L> {
         let f = $flips(p, o, x2);
         if f != 0 {
             self.nodes += 1;
-            best = best.max(-last_square(o ^ f, p | f | (1u64 << x2), x1));
+            best = best.max(-last_square(o ^ f, p | f | (1u64 << x2), x1, wte));
         }
         if best > -super::search::INF {
             return best;
@@ -105,8 +106,15 @@ impl Searcher<'_, $L> {
         if $flips(o, p, x1) != 0 || $flips(o, p, x2) != 0 {
             -self.last_two(o, p, -beta, -alpha, x1, x2)
         } else {
-            final_score(p, o)
+            self.game_over(p, o)
         }
+    }
+
+    /// Whether the empty squares of a finished game go to the winner.
+    #[inline]
+    $(#[$attr])*
+    fn wte(&self) -> bool {
+        self.ctx.scoring == Scoring::WinnerTakesEmpties
     }
 }
     };
@@ -115,11 +123,12 @@ impl Searcher<'_, $L> {
 super::search::each_copy!(searcher_endgame);
 
 /// The final score for the side to move when only square `sq` is empty: it plays there if it
-/// can, else the opponent does if it can, else the board stays as it is. With one empty square
-/// the flip counts come from line lookups ([`last_flip_count`]). Always inlined, so compiled
-/// with the features of the copy of the search that calls it.
+/// can, else the opponent does if it can, else the game ends with the square empty (given to
+/// the side with more discs if `wte`, winner takes empties). With one empty square the flip
+/// counts come from line lookups ([`last_flip_count`]). Always inlined, so compiled with the
+/// features of the copy of the search that calls it.
 #[inline(always)]
-fn last_square(p: u64, o: u64, sq: u32) -> i32 {
+fn last_square(p: u64, o: u64, sq: u32, wte: bool) -> i32 {
     let base = final_score(p, o);
     let f = last_flip_count(p, sq) as i32;
     if f != 0 {
@@ -128,6 +137,8 @@ fn last_square(p: u64, o: u64, sq: u32) -> i32 {
     let g = last_flip_count(o, sq) as i32;
     if g != 0 {
         base - 1 - 2 * g
+    } else if wte {
+        base + base.signum()
     } else {
         base
     }

@@ -1,8 +1,10 @@
 //! Perfect play: the exact value of a position, its principal variation and the value of every
 //! move, by alpha-beta search to the end of the game.
 //!
-//! **Values.** A value is a final disc difference under perfect play by both sides, empty
-//! squares counting for nobody (as in the reversi-nxn blog's scores). The [`SolveReport`] gives
+//! **Values.** A value is a final disc difference under perfect play by both sides, under a
+//! [`Scoring`] rule: by default empty squares left at the end count for nobody (as in the
+//! reversi-nxn blog's scores); [`Scoring::WinnerTakesEmpties`] gives them to the winner (the
+//! Othello rules of the FFO suite, Edax and Egaroucid). The [`SolveReport`] gives
 //! every value *black-relative* (black's discs minus white's: positive means black wins);
 //! [`Solver::value`] and [`Solver::window`] give them *relative to the side to move* (its discs
 //! minus the other side's), the natural form for negamax callers.
@@ -39,6 +41,7 @@
 
 pub mod endgame;
 pub mod parallel;
+pub mod prove;
 pub mod search;
 pub mod stability;
 pub mod table;
@@ -48,18 +51,21 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::board::{Move, Position, Shape, Side, Squares};
+use crate::board::{Move, Position, Scoring, Shape, Side, Squares};
 use crate::progress::Progress;
 
+pub use prove::{Mode, Outcome, Proof};
 pub use search::Tuning;
 use search::{searcher, Ctx};
 use table::Table;
 
-/// What to compute besides the value.
+/// How to solve: the search's switches and the scoring rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SolveOptions {
     /// The search's switches.
     pub tuning: Tuning,
+    /// How a finished game is scored (what empty squares left at the end count for).
+    pub scoring: Scoring,
 }
 
 /// The solution of one position. Values are black-relative (black minus white at the end).
@@ -88,6 +94,8 @@ pub struct SolveReport {
     pub seconds: f64,
     /// Worker threads available to the search.
     pub threads: usize,
+    /// The scoring rule of the values.
+    pub scoring: Scoring,
 }
 
 impl SolveReport {
@@ -126,7 +134,8 @@ impl SolveReport {
             board: self.position.shape().name(),
             position: self.position.to_board_string(),
             side_to_move: self.position.side_to_move().name(),
-            convention: CONVENTION,
+            scoring: self.scoring,
+            convention: convention(self.scoring),
             value: self.value,
             winner: self.winner.map_or("draw", Side::name),
             final_black: self.final_score.0,
@@ -153,9 +162,21 @@ impl SolveReport {
     }
 }
 
-/// The value convention, in words, printed with every solution.
-pub const CONVENTION: &str = "value = black discs minus white discs at the end under perfect \
-                              play by both sides; empty squares count for nobody";
+/// The value convention of a [`SolveReport`] under `scoring`, in words, printed with every
+/// solution.
+#[must_use]
+pub const fn convention(scoring: Scoring) -> &'static str {
+    match scoring {
+        Scoring::Discs => {
+            "value = black discs minus white discs at the end under perfect play by both sides; \
+             empty squares count for nobody"
+        }
+        Scoring::WinnerTakesEmpties => {
+            "value = black discs minus white discs at the end under perfect play by both sides; \
+             empty squares at the end go to the player with more discs (Othello rules)"
+        }
+    }
+}
 
 /// A [`SolveReport`] in serializable form.
 #[derive(Debug, Clone, Serialize)]
@@ -166,13 +187,15 @@ pub struct SolveJson {
     pub position: String,
     /// `black` or `white`.
     pub side_to_move: &'static str,
+    /// The scoring rule: `discs` or `winner-takes-empties`.
+    pub scoring: Scoring,
     /// The value convention.
     pub convention: &'static str,
     /// Black minus white under perfect play.
     pub value: i32,
     /// `black`, `white` or `draw`.
     pub winner: &'static str,
-    /// Black discs at the end of the principal variation.
+    /// Black discs at the end of the principal variation (empty squares not added).
     pub final_black: u32,
     /// White discs at the end of the principal variation.
     pub final_white: u32,
@@ -203,13 +226,14 @@ pub struct MoveValue {
 }
 
 /// A reusable perfect-play solver: owns the transposition table, which keeps its bounds across
-/// queries on the same board (they are facts about positions) and is cleared when the board
-/// changes.
+/// queries on the same board under the same scoring rule (they are facts about positions) and
+/// is cleared when the board or the rule changes.
 #[derive(Debug)]
 pub struct Solver {
     table: Table,
-    shape: Option<Shape>,
+    shape: Option<(Shape, Scoring)>,
     tuning: Tuning,
+    scoring: Scoring,
 }
 
 impl Solver {
@@ -221,6 +245,7 @@ impl Solver {
             table: Table::new(hash_mb),
             shape: None,
             tuning: Tuning::default(),
+            scoring: Scoring::Discs,
         }
     }
 
@@ -235,25 +260,32 @@ impl Solver {
         self.tuning = tuning;
     }
 
+    /// Sets the scoring rule used by [`Solver::value`], [`Solver::window`] and
+    /// [`Solver::beats`] (default [`Scoring::Discs`]).
+    pub fn set_scoring(&mut self, scoring: Scoring) {
+        self.scoring = scoring;
+    }
+
     /// Forgets the table's entries.
     pub fn clear(&mut self) {
         self.table.clear();
     }
 
-    fn prepare(&mut self, shape: Shape) {
-        if self.shape != Some(shape) {
+    fn prepare(&mut self, shape: Shape, scoring: Scoring) {
+        let key = Some((shape, scoring));
+        if self.shape != key {
             if self.shape.is_some() {
                 self.table.clear();
             }
-            self.shape = Some(shape);
+            self.shape = key;
         }
     }
 
     /// The exact value of `pos` **for the side to move**: its discs minus the other side's at
-    /// the end under perfect play.
+    /// the end under perfect play (under the rule of [`Solver::set_scoring`]).
     pub fn value(&mut self, pos: &Position) -> i32 {
-        self.prepare(pos.shape());
-        let ctx = Ctx::new(&self.table, self.tuning, pos.shape());
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
         let mut s = searcher(&ctx);
         s.exact(pos.player(), pos.opponent(), 0)
     }
@@ -263,8 +295,8 @@ impl Solver {
     /// `r >= beta` means it is at least `r`. With `beta = alpha + 1` it is the cheapest test of
     /// "is the value above `alpha`?".
     pub fn window(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
-        self.prepare(pos.shape());
-        let ctx = Ctx::new(&self.table, self.tuning, pos.shape());
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
         let mut s = searcher(&ctx);
         s.search(pos.player(), pos.opponent(), alpha, beta)
     }
@@ -283,8 +315,8 @@ impl Solver {
         progress: &dyn Progress,
     ) -> SolveReport {
         let t0 = Instant::now();
-        self.prepare(pos.shape());
-        let ctx = Ctx::new(&self.table, opts.tuning, pos.shape());
+        self.prepare(pos.shape(), opts.scoring);
+        let ctx = Ctx::new(&self.table, opts.tuning, pos.shape(), opts.scoring);
         let sign = if pos.black_to_move() { 1 } else { -1 };
         let turns = pos.legal_turns();
 
@@ -328,7 +360,11 @@ impl Solver {
             move_values.push((*m, sign * v));
         }
         if turns.is_empty() {
-            side_value = pos.player().count_ones() as i32 - pos.opponent().count_ones() as i32;
+            side_value = opts.scoring.margin(
+                pos.player().count_ones(),
+                pos.opponent().count_ones(),
+                pos.shape().squares(),
+            );
         }
         progress.finish();
 
@@ -353,6 +389,7 @@ impl Solver {
             nodes: ctx.nodes(),
             seconds: t0.elapsed().as_secs_f64(),
             threads: rayon::current_num_threads(),
+            scoring: opts.scoring,
         }
     }
 }
@@ -391,7 +428,7 @@ fn principal_variation(
     let mut v = -value;
     let mut s = searcher(ctx);
     // The move order of the PV rule: a fixed shallow search, whatever the tuning.
-    let fixed_ctx = Ctx::new(ctx.table, Tuning::default(), ctx.shape);
+    let fixed_ctx = Ctx::new(ctx.table, Tuning::default(), ctx.shape, ctx.scoring);
     let mut fixed = searcher(&fixed_ctx);
     loop {
         let moves = pos.moves();

@@ -2,7 +2,10 @@
 //! and enhanced transposition cutoff.
 //!
 //! Values are final disc differences from the side to move's point of view (its discs minus the
-//! other side's at the end of the game, empty squares counting for nobody), in `-64..=64`. Every
+//! other side's at the end of the game), in `-64..=64`, under the context's [`Scoring`]: empty
+//! squares at the end count for nobody, or go to the winner. The rule enters only where a game
+//! ends (`Searcher::game_over` and the end solver's last squares); every bound the search
+//! uses (the stability cutoff's included) holds under both. Every
 //! search is *fail-soft*: a result `r` of a search with window `(alpha, beta)` is the exact value
 //! when `alpha < r < beta`, an upper bound when `r <= alpha` and a lower bound when `r >= beta`.
 //!
@@ -14,7 +17,7 @@
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{legal_moves, Shape, Squares, Symmetry};
+use crate::board::{legal_moves, Scoring, Shape, Squares, Symmetry};
 
 use super::parallel::Abort;
 use super::stability::Stability;
@@ -173,6 +176,8 @@ pub struct Ctx<'a> {
     pub tuning: Tuning,
     /// The board.
     pub shape: Shape,
+    /// How a finished game is scored.
+    pub scoring: Scoring,
     /// The board's squares.
     pub mask: u64,
     /// The four corners.
@@ -188,9 +193,10 @@ pub struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// The context for searching positions on `shape`.
+    /// The context for searching positions on `shape`, finished games scored by `scoring`.
+    /// The table's bounds must have been found under the same rule.
     #[must_use]
-    pub fn new(table: &'a Table, tuning: Tuning, shape: Shape) -> Ctx<'a> {
+    pub fn new(table: &'a Table, tuning: Tuning, shape: Shape, scoring: Scoring) -> Ctx<'a> {
         let (r, c) = (shape.rows(), shape.cols());
         let bit = |r: u32, c: u32| 1u64 << (8 * r + c);
         let corners = bit(0, 0) | bit(0, c - 1) | bit(r - 1, 0) | bit(r - 1, c - 1);
@@ -205,6 +211,7 @@ impl<'a> Ctx<'a> {
             table,
             tuning,
             shape,
+            scoring,
             mask: shape.mask(),
             corners,
             quadrants,
@@ -245,7 +252,8 @@ pub(super) struct Cand {
     pub key: i32,
 }
 
-/// The final score for the side to move when nobody can move.
+/// The final score for the side to move when nobody can move and no square is empty (or when
+/// empty squares count for nobody; `Searcher::game_over` applies the context's rule).
 #[inline]
 pub(super) fn final_score(p: u64, o: u64) -> i32 {
     p.count_ones() as i32 - o.count_ones() as i32
@@ -292,6 +300,16 @@ impl<'a> Searcher<'a, $L> {
     $(#[$attr])*
     pub(super) fn aborted(&self) -> bool {
         self.abort.is_some_and(Abort::is_set)
+    }
+
+    /// The value for the side to move of `(p, o)` when neither side can move, under the
+    /// context's scoring rule.
+    #[inline]
+    $(#[$attr])*
+    pub(super) fn game_over(&self, p: u64, o: u64) -> i32 {
+        self.ctx
+            .scoring
+            .margin(p.count_ones(), o.count_ones(), self.ctx.squares as u32)
     }
 
     /// The table key of `(p, o)` and the symmetry that maps the position onto it.
@@ -355,7 +373,7 @@ impl<'a> Searcher<'a, $L> {
         let moves = legal_moves(p, o, empty);
         if moves == 0 {
             if legal_moves(o, p, empty) == 0 {
-                return final_score(p, o);
+                return self.game_over(p, o);
             }
             return -self.search(o, p, -beta, -alpha);
         }
@@ -522,9 +540,11 @@ impl<'a> Searcher<'a, $L> {
     }
 
     /// The stability cutoff: the side to move ends with at most the squares the other side's
-    /// stable discs leave it, so its final disc difference is at most `squares - 2 * stable`
-    /// (empty squares count for nobody). Returns that upper bound when it is at or below
-    /// `alpha` (a fail-soft fail low).
+    /// stable discs leave it, so its final disc difference is at most `squares - 2 * stable`.
+    /// The bound holds under both scoring rules: when the empty squares go to the winner, a
+    /// winning side to move ends with `squares - 2 * (the other side's discs)` and a losing one
+    /// with `2 * (its discs) - squares`, both at most `squares - 2 * stable`. Returns that upper
+    /// bound when it is at or below `alpha` (a fail-soft fail low).
     #[inline]
     $(#[$attr])*
     pub(super) fn stability_cutoff(
@@ -595,6 +615,22 @@ impl<'a> Searcher<'a, $L> {
         self.shallow(p, o, empty, 2, -SHALLOW_INF, SHALLOW_INF)
     }
 
+    /// The best move the table holds for `(p, o)`, if any and legal (a frame bit).
+    $(#[$attr])*
+    pub(super) fn table_move(&self, p: u64, o: u64) -> Option<u32> {
+        let ctx = self.ctx;
+        if !ctx.tuning.table {
+            return None;
+        }
+        let empty = ctx.mask & !(p | o);
+        let (kp, ko, sym) = self.key(p, o, empty.count_ones());
+        ctx.table
+            .get(kp, ko)?
+            .best
+            .map(|m| inverse(sym).apply_square(ctx.shape, m))
+            .filter(|&m| legal_moves(p, o, empty) & (1u64 << m) != 0)
+    }
+
     /// A heuristic evaluation for the side to move: mobility (corners double) and corners.
     #[inline]
     $(#[$attr])*
@@ -631,7 +667,7 @@ impl<'a> Searcher<'a, $L> {
         let moves = legal_moves(p, o, empty);
         if moves == 0 {
             if legal_moves(o, p, empty) == 0 {
-                return 1000 * final_score(p, o);
+                return 1000 * self.game_over(p, o);
             }
             return -self.shallow(o, p, empty, depth, -beta, -alpha);
         }
@@ -738,6 +774,8 @@ pub trait Search {
     fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32;
     /// The key that orders the moves of the principal variation (smaller first).
     fn pv_order_key(&mut self, p: u64, o: u64) -> i32;
+    /// The best move the table holds for `(p, o)`, if any and legal (a frame bit).
+    fn table_move(&self, p: u64, o: u64) -> Option<u32>;
 }
 
 macro_rules! search_api {
@@ -758,6 +796,10 @@ macro_rules! search_api {
             fn pv_order_key(&mut self, p: u64, o: u64) -> i32 {
                 // SAFETY: as above.
                 $($unsafe)? { Searcher::<'_, $L>::pv_order_key(self, p, o) }
+            }
+            fn table_move(&self, p: u64, o: u64) -> Option<u32> {
+                // SAFETY: as above.
+                $($unsafe)? { Searcher::<'_, $L>::table_move(self, p, o) }
             }
         }
     };
@@ -806,7 +848,7 @@ mod tests {
             let (p, o) = (pos.player(), pos.opponent());
             let run = |portable: bool| {
                 let table = Table::new(8);
-                let ctx = Ctx::new(&table, tuning, shape);
+                let ctx = Ctx::new(&table, tuning, shape, Scoring::Discs);
                 let v = if portable {
                     Searcher::<Portable>::new(&ctx, None).exact(p, o, 0)
                 } else {

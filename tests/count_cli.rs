@@ -1,6 +1,8 @@
 //! End-to-end tests of `reversi count`: reference figures, thread independence, interruption
 //! and resumption, bad input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -106,23 +108,6 @@ fn four_by_four_reference() {
     }
 }
 
-/// The files whose content must not depend on threads or interruptions.
-const FILES: [&str; 5] = [
-    "score_matrix.csv",
-    "lengths.csv",
-    "margins.csv",
-    "first_moves.csv",
-    "positions_per_layer.csv",
-];
-
-fn same_files(a: &Path, b: &Path) {
-    for f in FILES {
-        if a.join(f).exists() || b.join(f).exists() {
-            assert_eq!(read(a, f), read(b, f), "{f} differs");
-        }
-    }
-}
-
 #[test]
 fn threads_do_not_change_results() {
     for method in ["dp", "dfs"] {
@@ -143,7 +128,7 @@ fn threads_do_not_change_results() {
                 d.to_str().unwrap(),
             ]);
         }
-        same_files(&one, &two);
+        common::same_count_files(&one, &two);
     }
 }
 
@@ -208,7 +193,7 @@ fn interrupted_run_resumes_to_the_same_result() {
             !cp.exists(),
             "the checkpoint is removed after a finished run"
         );
-        same_files(&clean, &cut);
+        common::same_count_files(&clean, &cut);
     }
 }
 

@@ -2,6 +2,8 @@
 //! 20 squares (under budgets small enough that every large layer is built in many parts), a run
 //! killed with `kill -9` in the middle of a layer and resumed, and bad input.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -117,24 +119,6 @@ fn reversi(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-const FILES: [&str; 5] = [
-    "score_matrix.csv",
-    "lengths.csv",
-    "margins.csv",
-    "first_moves.csv",
-    "positions_per_layer.csv",
-];
-
-fn same_files(a: &Path, b: &Path) {
-    for f in FILES {
-        let (x, y) = (
-            std::fs::read_to_string(a.join(f)).unwrap(),
-            std::fs::read_to_string(b.join(f)).unwrap(),
-        );
-        assert_eq!(x, y, "{f}");
-    }
-}
-
 /// The run directory of a count inside `tmp` (the only entry there).
 fn run_dir(tmp: &Path) -> Option<PathBuf> {
     std::fs::read_dir(tmp)
@@ -215,7 +199,7 @@ fn killed_in_the_middle_of_a_layer_and_resumed() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("taken from the checkpoint"), "{text}");
-    same_files(&a, &b);
+    common::same_count_files(&a, &b);
     assert!(
         run_dir(&t2).is_none(),
         "the run directory is removed at the end"
@@ -296,6 +280,6 @@ fn disk_store_bad_input() {
         whole.to_str().unwrap(),
     ]);
     assert!(res.status.success());
-    same_files(&whole, &out);
+    common::same_count_files(&whole, &out);
     std::fs::remove_dir_all(&base).unwrap();
 }

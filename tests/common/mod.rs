@@ -26,3 +26,25 @@ impl Rng {
         (self.next_u64() % n as u64) as usize
     }
 }
+
+/// The files of a count whose content must not depend on threads, stores or interruptions.
+pub const COUNT_FILES: [&str; 5] = [
+    "score_matrix.csv",
+    "lengths.csv",
+    "margins.csv",
+    "first_moves.csv",
+    "positions_per_layer.csv",
+];
+
+/// Asserts that two result directories hold the same [`COUNT_FILES`] (a file missing from
+/// both is skipped).
+pub fn same_count_files(a: &std::path::Path, b: &std::path::Path) {
+    for f in COUNT_FILES {
+        if a.join(f).exists() || b.join(f).exists() {
+            let read = |d: &std::path::Path| {
+                std::fs::read_to_string(d.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"))
+            };
+            assert_eq!(read(a), read(b), "{f} differs");
+        }
+    }
+}

@@ -14,6 +14,7 @@
 //! 2^(64-j))`: halving a range that turned out too large for memory keeps every part already
 //! written valid.
 
+use super::mix;
 use crate::board::{Shape, Symmetry};
 
 /// The signature function of one board.
@@ -22,14 +23,6 @@ pub(crate) struct Splitter {
     black: Vec<[u64; 256]>,
     /// The same for white discs.
     white: Vec<[u64; 256]>,
-}
-
-/// splitmix64's finaliser: every input bit moves every output bit.
-#[inline(always)]
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 impl Splitter {

@@ -396,14 +396,16 @@ fn drive<S: Slot<N>, const N: usize>(
             let guess = estimate;
             // The share of the next layer with black to move: from the parts built, else
             // the other colour's share of this layer (children mostly change colour).
-            let black = share(&m.next).or_else(|| share(&m.layer).map(|b| 1.0 - b));
+            let black = share(&m.next)
+                .or_else(|| share(&m.layer).map(|b| 1.0 - b))
+                .unwrap_or_else(|| parity_share(pk, &m));
             match part::<S, N>(
                 pk,
                 &splitter,
                 &m,
                 range,
                 guess,
-                black.unwrap_or(0.5),
+                black,
                 plan,
                 progress,
             ) {
@@ -504,6 +506,22 @@ fn share(recs: &[SegmentRec]) -> Option<f64> {
     let entries: u64 = recs.iter().map(|s| s.entries).sum();
     let black = recs.iter().map(|s| s.black).sum::<Option<u64>>()?;
     (entries > 0).then(|| black as f64 / entries as f64)
+}
+
+/// The share of the next layer with black to move when no segment records it (manifests of
+/// the first version): without passes, the colour to move alternates with the disc count.
+fn parity_share(pk: &Packer, m: &Manifest) -> f64 {
+    match Position::from_board_string(&m.position, Some(pk.shape)) {
+        Ok(root) => {
+            let same = (m.discs + 1 - root.disc_count()).is_multiple_of(2);
+            if same == root.black_to_move() {
+                0.97
+            } else {
+                0.03
+            }
+        }
+        Err(_) => 0.5,
+    }
 }
 
 /// Bytes in the largest binary unit that keeps the number at least 1.

@@ -399,16 +399,7 @@ fn drive<S: Slot<N>, const N: usize>(
             let black = share(&m.next)
                 .or_else(|| share(&m.layer).map(|b| 1.0 - b))
                 .unwrap_or_else(|| parity_share(pk, &m));
-            match part::<S, N>(
-                pk,
-                &splitter,
-                &m,
-                range,
-                guess,
-                black,
-                plan,
-                progress,
-            ) {
+            match part::<S, N>(pk, &splitter, &m, range, guess, black, plan, progress) {
                 Ok((rec, tally, read, mem)) => {
                     progress.finish();
                     tally.add_into(&mut matrices);

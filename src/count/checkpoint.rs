@@ -250,7 +250,7 @@ impl DpCheckpoint {
         let Some(path) = &self.path else {
             return Ok("no checkpoint kept (none was asked for)".into());
         };
-        let lens = [layer.half(0).count(), layer.half(1).count()];
+        let lens = [layer.half_len(0), layer.half_len(1)];
         let header = DpHeader {
             method: "dp".into(),
             position: self.position.clone(),

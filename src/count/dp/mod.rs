@@ -427,6 +427,15 @@ impl<S: Slot<N>, const N: usize> Layer<S, N> {
         self.parts.iter().map(|p| p.len()).sum()
     }
 
+    /// How many positions have colour `h` to move (0 black, 1 white), from the partitions'
+    /// lengths.
+    pub(crate) fn half_len(&self, h: usize) -> usize {
+        self.parts[h * self.per_half..(h + 1) * self.per_half]
+            .iter()
+            .map(|p| p.len())
+            .sum()
+    }
+
     /// Positions with colour `h` to move (0 black, 1 white).
     pub(crate) fn half(&self, h: usize) -> impl Iterator<Item = &S> {
         self.parts[h * self.per_half..(h + 1) * self.per_half]
@@ -814,7 +823,7 @@ fn expand<S: Slot<N>, const N: usize>(
     // high would cost memory at the peak.
     let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
     // Children mostly have the other colour to move.
-    let black_here = layer.half(0).count() as f64 / layer.len().max(1) as f64;
+    let black_here = layer.half_len(0) as f64 / layer.len().max(1) as f64;
     let mut next = Building::new(guess, 1.0 - black_here);
     let x = Expansion::new(pk, next.per_half, None);
     let mut tally = Tally::new(k, shape);

@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod board;
 pub mod count;
 pub mod cpu;

@@ -133,6 +133,38 @@ fn threads_do_not_change_results() {
 }
 
 #[test]
+fn dfs_frontier_size_does_not_change_results() {
+    // From no merging at all (one position) to a frontier past the middle of the game.
+    let dp = dir("frontier-dp");
+    ok(&[
+        "count",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--out",
+        dp.to_str().unwrap(),
+    ]);
+    for n in ["1", "4096", "200000"] {
+        let d = dir(&format!("frontier-{n}"));
+        ok(&[
+            "count",
+            "--rows",
+            "4",
+            "--cols",
+            "5",
+            "--method",
+            "dfs",
+            "--frontier",
+            n,
+            "--out",
+            d.to_str().unwrap(),
+        ]);
+        common::same_games(&dp, &d);
+    }
+}
+
+#[test]
 fn interrupted_run_resumes_to_the_same_result() {
     for (method, units) in [("dfs", "7"), ("dp", "5")] {
         let clean = dir(&format!("clean-{method}"));

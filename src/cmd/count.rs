@@ -51,6 +51,13 @@ pub struct CountArgs {
     /// Disk budget of the layer files in GiB (default: the free space of --tmp-dir less 1 GiB).
     #[arg(long, value_name = "GIB", value_parser = positive_gib)]
     pub disk: Option<f64>,
+    /// dfs: merge the first plies (equal and symmetric positions) until at least this many
+    /// positions are left to walk. A larger frontier merges more transpositions, so the walk
+    /// enumerates fewer games (5x5 after c2 b2 b3 b4: 2.7x less time with 10^6 than with the
+    /// default), at about 400 bytes of memory per position.
+    #[arg(long, value_name = "N", default_value_t = reversi_nxn::count::dfs::FRONTIER_TARGET,
+          value_parser = frontier_size)]
+    pub frontier: usize,
     /// Test hook: stop as if interrupted after this many units of work (dfs subtrees, dp
     /// layers), saving the checkpoint.
     #[arg(long, hide = true)]
@@ -104,6 +111,7 @@ pub fn run(args: &CountArgs) -> Result<()> {
         store: args.store,
         tmp_dir,
         disk_bytes: args.disk.map(|g| (g * f64::from(1u32 << 30)) as u64),
+        frontier: args.frontier,
     };
     let disk_dir = disk_run_dir(&pos, &opts);
     if args.resume
@@ -283,4 +291,12 @@ fn print_summary(r: &CountReport) {
         ));
     }
     println!("{tail}");
+}
+
+/// `--frontier`: a whole number from 1 to 10^8.
+fn frontier_size(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=100_000_000).contains(&n) => Ok(n),
+        _ => Err(format!("{s:?} is not a frontier size from 1 to 100000000")),
+    }
 }

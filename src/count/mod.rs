@@ -21,7 +21,6 @@
 //! [`crate::export`] do the rest). Both save checkpoints when given a path, so a stopped run can
 //! resume to the identical result.
 
-pub mod checkpoint;
 pub mod dfs;
 pub mod dp;
 
@@ -105,6 +104,8 @@ pub struct CountOptions {
     pub tmp_dir: PathBuf,
     /// Bytes the disk store may put on disk (`None`: the free space of `tmp_dir`, less 1 GiB).
     pub disk_bytes: Option<u64>,
+    /// dfs: merge the first plies until the frontier holds at least this many positions.
+    pub frontier: usize,
 }
 
 impl Default for CountOptions {
@@ -119,6 +120,7 @@ impl Default for CountOptions {
             store: Store::Auto,
             tmp_dir: std::env::temp_dir(),
             disk_bytes: None,
+            frontier: dfs::FRONTIER_TARGET,
         }
     }
 }

@@ -36,6 +36,17 @@ pub const COUNT_FILES: [&str; 5] = [
     "positions_per_layer.csv",
 ];
 
+/// Asserts that two result directories describe the same games: the [`COUNT_FILES`] but the
+/// positions per layer, which only dp finds (so that dp and dfs can be compared).
+pub fn same_games(a: &std::path::Path, b: &std::path::Path) {
+    for f in &COUNT_FILES[..4] {
+        let read = |d: &std::path::Path| {
+            std::fs::read_to_string(d.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"))
+        };
+        assert_eq!(read(a), read(b), "{f} differs");
+    }
+}
+
 /// Asserts that two result directories hold the same [`COUNT_FILES`] (a file missing from
 /// both is skipped).
 pub fn same_count_files(a: &std::path::Path, b: &std::path::Path) {

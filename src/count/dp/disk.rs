@@ -119,7 +119,7 @@ impl Manifest {
     }
     fn save(&self, dir: &Path) -> Result<(), CountError> {
         let text = serde_json::to_string_pretty(self).map_err(|e| fail(dir, e))?;
-        crate::export::tables::write_atomic(&dir.join(MANIFEST), &text).map_err(|e| fail(dir, e))
+        crate::atomic::write_atomic(&dir.join(MANIFEST), &text).map_err(|e| fail(dir, e))
     }
     fn matrices(&self, dir: &Path) -> Result<Vec<Vec<u128>>, CountError> {
         self.matrices

@@ -35,17 +35,18 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+pub(crate) mod checkpoint;
 pub(crate) mod disk;
 pub(crate) mod segment;
 pub(crate) mod split;
 
-use super::checkpoint::DpCheckpoint;
 use super::{Class, CountError, CountOptions, LayerRow, MethodResult, Store};
 use crate::board::{
     canonical_discs, flips, has_moves, legal_moves, Position, Shape, Squares, Symmetry,
 };
 use crate::memory::{HugeBuf, MemoryError};
 use crate::progress::Progress;
+use checkpoint::DpCheckpoint;
 use split::{SplitRange, Splitter};
 
 /// A position's key in a layer (the colour to move is implied by the layer's partition).

@@ -1,0 +1,163 @@
+//! Depth-first enumeration of every game, in parallel over the subtrees of a merged frontier.
+//!
+//! The first plies are expanded breadth-first into a *frontier* of positions merged up to
+//! symmetry (same colour to move), each with the number of paths from every first-move class
+//! into it. The frontier's subtrees then run on rayon's work-stealing pool ([`walk`]); each
+//! finished subtree's tally, times the paths into it, is added to the sums at once
+//! ([`checkpoint`]), so a frontier of millions of positions costs no more than its own list.
+//!
+//! A larger frontier (`CountOptions::frontier`) merges more transpositions before the walk, so
+//! the walk enumerates fewer games: every game below a frontier position is walked once however
+//! many paths lead to it. The frontier is built by a plain `HashMap` on one thread, which is
+//! what bounds it (measured: about 400 bytes per position).
+
+pub(crate) mod checkpoint;
+pub(crate) mod walk;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use super::{class_key, normalize, Class, CountError, CountOptions, MethodResult};
+use crate::board::{Position, Squares};
+use crate::progress::Progress;
+use checkpoint::DfsCheckpoint;
+pub(crate) use walk::subtree;
+
+/// Frontier size aimed for by default, fixed (not per thread) so that a checkpoint taken with
+/// one thread count resumes with another. At ~10^4 subtrees, the last ones are small enough that
+/// both cores stay busy to the end.
+pub const FRONTIER_TARGET: usize = 4096;
+
+/// One frontier subtree: a position with a move to make, and the paths into it per class.
+#[derive(Debug, Clone)]
+pub(crate) struct Task {
+    pub pos: Position,
+    pub weights: Vec<u128>,
+}
+
+/// Runs the enumeration for each class.
+pub(crate) fn run(
+    root: &Position,
+    classes: &[Class],
+    opts: &CountOptions,
+    progress: &dyn Progress,
+) -> Result<MethodResult, CountError> {
+    let shape = root.shape();
+    let stride = shape.squares() as usize + 1;
+    let k = classes.len();
+    let mut matrices = vec![vec![0u128; stride * stride]; k];
+    let tasks = frontier(classes, opts.symmetry, opts.frontier, &mut matrices, stride);
+    progress.note(&format!("dfs: a frontier of {} positions", tasks.len()));
+
+    let mut cp = match &opts.checkpoint {
+        Some(path) => DfsCheckpoint::open(path, root, &tasks, k, opts.resume)?,
+        None => DfsCheckpoint::none(root, &tasks, k),
+    };
+    let resumed_units = cp.done_count() as u64;
+    let todo: Vec<usize> = (0..tasks.len()).filter(|&i| !cp.is_done(i)).collect();
+    let total = tasks.len() as u64;
+    progress.start("dfs", total);
+    progress.advance(resumed_units);
+    let finished = AtomicU64::new(0);
+    let stopped = std::sync::atomic::AtomicBool::new(false);
+    let shared = Mutex::new(&mut cp);
+    todo.par_iter().for_each(|&i| {
+        let limit_hit = opts
+            .stop_after
+            .is_some_and(|n| finished.load(Ordering::Relaxed) >= n);
+        if stopped.load(Ordering::Relaxed) || limit_hit || progress.should_stop() {
+            stopped.store(true, Ordering::Relaxed);
+            return;
+        }
+        let tally = subtree(&tasks[i].pos, stride);
+        finished.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut guard) = shared.lock() {
+            guard.record(i, &tally, &tasks[i].weights);
+        }
+        progress.advance(1);
+    });
+    progress.finish();
+    let cp = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    if stopped.load(Ordering::Relaxed) {
+        let saved = cp.save()?;
+        return Err(CountError::Interrupted {
+            done: cp.done_count() as u64,
+            total,
+            unit: "subtrees",
+            saved,
+        });
+    }
+    if let Some(e) = cp.save_error() {
+        progress.note(&format!("dfs: a periodic checkpoint save failed: {e}"));
+    }
+    for (m, sum) in matrices.iter_mut().zip(cp.sums()) {
+        for (a, &b) in m.iter_mut().zip(sum) {
+            *a += b;
+        }
+    }
+    cp.remove();
+    Ok(MethodResult {
+        disk: None,
+        matrices,
+        layers: None,
+        peak_layer_mb: None,
+        resumed_units,
+    })
+}
+
+/// Expands the classes ply by ply until the frontier holds `target` positions (or the games
+/// end), tallying ended games into `matrices`. The order is fixed (sorted by key).
+fn frontier(
+    classes: &[Class],
+    symmetry: bool,
+    target: usize,
+    matrices: &mut [Vec<u128>],
+    stride: usize,
+) -> Vec<Task> {
+    let k = classes.len();
+    let mut level: Vec<Task> = classes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut weights = vec![0; k];
+            weights[i] = 1;
+            Task {
+                pos: c.pos,
+                weights,
+            }
+        })
+        .collect();
+    while !level.is_empty() && level.len() < target {
+        let mut next: HashMap<(u64, u64, bool), Task> = HashMap::new();
+        for t in &level {
+            for sq in Squares(t.pos.moves()) {
+                let child = t.pos.play(sq).expect("legal move");
+                match normalize(child) {
+                    None => {
+                        let idx =
+                            child.black_count() as usize * stride + child.white_count() as usize;
+                        for (m, &w) in matrices.iter_mut().zip(&t.weights) {
+                            m[idx] += w;
+                        }
+                    }
+                    Some(c) => {
+                        let e = next.entry(class_key(&c, symmetry)).or_insert(Task {
+                            pos: c,
+                            weights: vec![0; k],
+                        });
+                        for (a, &b) in e.weights.iter_mut().zip(&t.weights) {
+                            *a += b;
+                        }
+                    }
+                }
+            }
+        }
+        let mut tasks: Vec<((u64, u64, bool), Task)> = next.into_iter().collect();
+        tasks.sort_by_key(|(key, _)| *key);
+        level = tasks.into_iter().map(|(_, t)| t).collect();
+    }
+    level
+}

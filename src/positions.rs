@@ -505,18 +505,19 @@ impl<'a> Layers<'a> {
         }
     }
 
-    /// Builds and keeps the next ply, with its games (the sum of its paths), if it fits.
-    /// `Ok(None)` when it does not fit or the run was stopped.
-    pub(crate) fn advance(&mut self) -> Result<Option<u128>, PositionsError> {
-        match self.next(true)? {
-            Built::Kept(t, _) => Ok(Some(t.games)),
-            _ => Ok(None),
-        }
+    /// Builds the next ply and keeps it if it fits the budget. Returns its games (the sum of
+    /// its paths) and whether it was kept; `None` if it could not be built (budget or stop).
+    pub(crate) fn advance(&mut self) -> Result<Option<(u128, bool)>, PositionsError> {
+        Ok(match self.next(true)? {
+            Built::Kept(t, _) => Some((t.games, true)),
+            Built::Counted(t, _) => Some((t.games, false)),
+            Built::Not(_) => None,
+        })
     }
 
-    /// Raw children of the current layer (an upper bound on the next layer's classes).
-    pub(crate) fn raw_children(&self) -> u64 {
-        self.histogram().iter().sum()
+    /// The current layer, ending the run.
+    pub(crate) fn into_layer(self) -> Layer {
+        self.layer
     }
 }
 

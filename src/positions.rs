@@ -485,6 +485,13 @@ impl<'a> Layers<'a> {
             }
             peak = peak.max(parent + kept_bytes + raw * ENTRY_BYTES);
             tally = tally.add(Tally::of(&self.group, &piece));
+            if lo > 0 || hi < PARTS {
+                self.progress.note(&format!(
+                    "ply {ply} round {rounds}: partitions {lo}..{hi} of {PARTS}, {} classes, {:.0} s",
+                    piece.len(),
+                    t0.elapsed().as_secs_f64()
+                ));
+            }
             if keeping {
                 kept_bytes += piece.len() as u64 * ENTRY_BYTES;
                 kept.push(piece);
@@ -576,8 +583,16 @@ fn run(
         match layers.next(ply < depth)? {
             Built::Kept(t, c) => {
                 plies.push(row(ply, t));
+                progress.note(&format!(
+                    "ply {ply}: {} games, {} positions, {} by one path, {} classes ({:.1} s, peak {:.0} MiB)",
+                    t.games,
+                    t.positions,
+                    t.one_path,
+                    t.classes,
+                    c.seconds,
+                    c.peak_bytes as f64 / f64::from(1 << 20)
+                ));
                 costs.push(c);
-                progress.note(&format!("ply {ply}: {} positions", t.positions));
             }
             Built::Counted(t, c) => {
                 plies.push(row(ply, t));

@@ -34,8 +34,8 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
     pub memory: u64,
     /// With --fast: the ply to merge equal and symmetric positions at before counting the rest
-    /// depth-first (default: four plies short of the depth, from depth 10 on; lowered to what
-    /// --memory holds).
+    /// depth-first (default: three plies short of the depth, at most 11, from depth 10 on; lowered
+    /// to what --memory holds).
     #[arg(long, value_name = "PLY")]
     pub merge_ply: Option<u32>,
     /// Where a deep --fast run saves its finished work now and then (default:

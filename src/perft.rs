@@ -510,7 +510,10 @@ pub fn perft_deep(
         file.plies.push((ply, total));
         file.done.clear();
         file.current = ply + 1;
-        save(path, &file)?;
+        // A run of a few seconds never touches the disk.
+        if t0.elapsed() >= SAVE_EVERY {
+            save(path, &file)?;
+        }
         games.push(total);
     }
     if let Some(path) = path {

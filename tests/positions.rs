@@ -161,3 +161,75 @@ fn results_never_depend_on_the_thread_count() {
     };
     assert_eq!(run(1), run(3));
 }
+
+fn reversi(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .output()
+        .expect("run reversi")
+}
+
+#[test]
+fn the_binary_writes_csv_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, json) = (dir.path().join("p.csv"), dir.path().join("p.json"));
+    let out = reversi(&[
+        "positions",
+        "-n",
+        "8",
+        "-d",
+        "8",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json-out",
+        json.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(
+        text.lines().next(),
+        Some("ply,games,positions,one_path,classes")
+    );
+    // OEIS A124004, A124005, A124006 at ply 8; 67,361 classes under the four symmetries that
+    // fix the start.
+    assert_eq!(text.lines().last(), Some("8,390216,269352,191380,67361"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["plies"][8]["positions"], 269_352);
+    assert_eq!(report["symmetries"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn deep_perft_from_the_binary_and_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("run.checkpoint");
+    let cp = cp.to_str().unwrap();
+    let args = ["perft", "-n", "6", "-d", "11", "--fast", "--checkpoint", cp];
+    let out = reversi(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want = reversi_nxn::perft::perft(&start_after("6x6", "-"), 11, PerftOptions::default());
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["11", &want.to_string()]),
+        "{text}"
+    );
+    assert!(text.contains("positions merged at ply 8"), "{text}");
+    // A checkpoint left by another run is never overwritten without --resume, and a foreign
+    // one is refused with it.
+    std::fs::write(cp, "{}").unwrap();
+    let out = reversi(&args);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--resume"));
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    assert!(!reversi(&resume).status.success());
+}

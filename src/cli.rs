@@ -27,6 +27,8 @@ pub struct Cli {
 pub enum Command {
     /// Count games per ply (perft) and the games that end at each ply.
     Perft(cmd::perft::PerftArgs),
+    /// Count games, distinct positions and positions reached by one path, per ply.
+    Positions(cmd::positions::PositionsArgs),
     /// Show a position and the value of every legal move.
     Analyze(cmd::analyze::AnalyzeArgs),
     /// Play against the engine, watch it play itself, or explore with hints.

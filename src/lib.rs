@@ -23,6 +23,7 @@ pub mod memory;
 pub mod obf;
 pub mod perft;
 pub mod play;
+pub mod positions;
 pub mod progress;
 pub mod rng;
 pub mod solve;

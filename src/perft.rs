@@ -13,13 +13,15 @@
 //! ([`perft_table`]) also finds which games end at each ply and their final scores.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{flips, legal_moves, Position, Squares};
+use crate::positions::{Layers, PositionsError};
 use crate::progress::Progress;
 
 /// How to run perft.
@@ -78,6 +80,9 @@ pub struct PerftReport {
     pub plies: Vec<PlyRow>,
     /// Wall time in seconds.
     pub seconds: f64,
+    /// The ply whose distinct positions (up to symmetry) were counted from, on the deep path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged_at: Option<u32>,
 }
 
 impl PerftReport {
@@ -211,6 +216,7 @@ pub fn perft_table(
         convention: CONVENTION.to_string(),
         plies,
         seconds: t0.elapsed().as_secs_f64(),
+        merged_at: None,
     }
 }
 
@@ -238,7 +244,299 @@ pub fn perft_counts(
         convention: CONVENTION.to_string(),
         plies,
         seconds: t0.elapsed().as_secs_f64(),
+        merged_at: None,
     }
+}
+
+/// What can stop a deep perft run.
+#[derive(Debug, thiserror::Error)]
+pub enum PerftError {
+    /// Building the merged layers failed.
+    #[error(transparent)]
+    Positions(#[from] PositionsError),
+    /// The checkpoint could not be read, written, or belongs to another run.
+    #[error("checkpoint {path}: {msg}")]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        msg: String,
+    },
+    /// The user stopped the run; the finished work is in the checkpoint.
+    #[error("stopped; the finished work is saved in {0} (run again with --resume)")]
+    Stopped(String),
+}
+
+/// Options of [`perft_deep`].
+#[derive(Debug, Clone, Default)]
+pub struct DeepOptions {
+    /// Memory for the merged layers, in MiB (the transposition table has its own
+    /// [`PerftOptions::hash_mb`]).
+    pub memory_mb: u64,
+    /// The ply to merge positions at; `None` picks [`auto_merge_ply`] (lowered to what the
+    /// memory holds).
+    pub merge_ply: Option<u32>,
+    /// Where to save finished work now and then (removed when the run completes).
+    pub checkpoint: Option<PathBuf>,
+    /// Continue from the checkpoint instead of refusing to overwrite it.
+    pub resume: bool,
+}
+
+/// The merge ply [`perft_deep`] picks for `depth`: three plies short of it, at most ply 11,
+/// never below ply 2. On 8x8 (BENCHMARKS.md) depth 14 took 47.6 s merged at ply 8, 39.8 s at
+/// ply 10 and 34.6 s at ply 11, depth 13 5.6 s at ply 9 and 5.2 s at ply 10; building ply 12's
+/// 141 million classes takes 4.7 GiB, more than the default budget.
+#[must_use]
+pub fn auto_merge_ply(depth: u32) -> u32 {
+    depth.saturating_sub(3).clamp(2, 11)
+}
+
+/// How many pieces the tasks of one ply are cut into: the units of progress and of the
+/// checkpoint.
+const DEEP_CHUNKS: usize = 4096;
+
+/// Seconds between two saves of the checkpoint.
+const SAVE_EVERY: Duration = Duration::from_secs(5);
+
+/// The checkpoint of a deep run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+struct DeepFile {
+    position: String,
+    depth: u32,
+    merge_ply: u32,
+    symmetry: bool,
+    tasks: usize,
+    tasks_hash: String,
+    chunks: usize,
+    /// Plies past the merge ply counted to the end: `(ply, games)`.
+    plies: Vec<(u32, u128)>,
+    /// The ply being counted and its finished chunks `(chunk, games)`.
+    current: u32,
+    done: Vec<(usize, u128)>,
+}
+
+impl DeepFile {
+    fn same_run(&self, other: &DeepFile) -> bool {
+        (
+            &self.position,
+            self.depth,
+            self.merge_ply,
+            self.symmetry,
+            self.tasks,
+            &self.tasks_hash,
+            self.chunks,
+        ) == (
+            &other.position,
+            other.depth,
+            other.merge_ply,
+            other.symmetry,
+            other.tasks,
+            &other.tasks_hash,
+            other.chunks,
+        )
+    }
+}
+
+fn checkpoint_err(path: &Path, msg: impl std::fmt::Display) -> PerftError {
+    PerftError::Checkpoint {
+        path: path.to_path_buf(),
+        msg: msg.to_string(),
+    }
+}
+
+fn save(path: Option<&Path>, file: &DeepFile) -> Result<(), PerftError> {
+    let Some(path) = path else { return Ok(()) };
+    let text = serde_json::to_string(file).map_err(|e| checkpoint_err(path, e))?;
+    crate::export::tables::write_atomic(path, &(text + "\n")).map_err(|e| checkpoint_err(path, e))
+}
+
+/// Games per ply to `depth`, for deep runs: the positions of the first `k` plies are built
+/// breadth-first and merged when equal or symmetric (under the symmetries that fix `pos`), each
+/// class carrying the number of games that reach it (see [`crate::positions`]); then every class
+/// of ply `k` is counted to each deeper ply by the count-only search (bulk counting at the last
+/// ply, the shared transposition table) and its count multiplied by its games. Plies up to `k`
+/// come from the layers themselves. The deepest published runs split the same way.
+///
+/// The classes of ply `k` are cut into a fixed number of chunks in a fixed order; finished chunks
+/// are saved to [`DeepOptions::checkpoint`] every few seconds, so a stopped run resumes where it
+/// was. Results never depend on the thread count.
+///
+/// # Errors
+///
+/// A path count overflowing 64 bits, a checkpoint that cannot be written or belongs to another
+/// run, or [`PerftError::Stopped`] when the user stopped the run.
+///
+/// # Examples
+///
+/// ```
+/// use reversi_nxn::board::Shape;
+/// use reversi_nxn::perft::{perft_deep, DeepOptions, PerftOptions};
+/// use reversi_nxn::progress::Silent;
+/// let start = Shape::square(8).unwrap().start();
+/// let deep = DeepOptions { memory_mb: 64, merge_ply: Some(4), ..DeepOptions::default() };
+/// let r = perft_deep(&start, 9, PerftOptions::default(), &deep, &Silent).unwrap();
+/// // OEIS A124004: 3,005,288 games at ply 9.
+/// assert_eq!(r.plies[8].games, 3_005_288);
+/// ```
+pub fn perft_deep(
+    pos: &Position,
+    depth: u32,
+    opts: PerftOptions,
+    deep: &DeepOptions,
+    progress: &dyn Progress,
+) -> Result<PerftReport, PerftError> {
+    let t0 = Instant::now();
+    let target = deep
+        .merge_ply
+        .unwrap_or_else(|| auto_merge_ply(depth))
+        .min(depth);
+    let mut layers = Layers::new(pos, opts.symmetry, deep.memory_mb << 20, progress);
+    let mut games: Vec<u128> = Vec::new(); // games[ply - 1]
+    while layers.layer.ply < target {
+        match layers.advance()? {
+            Some((g, kept)) => {
+                games.push(g);
+                if !kept {
+                    break; // the next ply is counted but does not fit: merge here
+                }
+            }
+            None => {
+                if progress.should_stop() {
+                    return Err(PerftError::Stopped(
+                        "nothing (stopped while merging)".into(),
+                    ));
+                }
+                break;
+            }
+        }
+    }
+    let layer = layers.into_layer();
+    let k = layer.ply;
+    let tasks = layer.into_entries();
+    let mask = pos.shape().mask();
+    let table = PerftTable::new(opts.hash_mb);
+    let chunks = tasks.len().clamp(1, DEEP_CHUNKS);
+    let bounds = |c: usize| (c * tasks.len() / chunks, (c + 1) * tasks.len() / chunks);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for t in &tasks {
+        for x in [t.p, t.o, t.paths] {
+            h = (h ^ x).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let mut file = DeepFile {
+        position: pos.to_board_string(),
+        depth,
+        merge_ply: k,
+        symmetry: opts.symmetry,
+        tasks: tasks.len(),
+        tasks_hash: format!("{h:016x}"),
+        chunks,
+        plies: Vec::new(),
+        current: k + 1,
+        done: Vec::new(),
+    };
+    let path = deep.checkpoint.as_deref();
+    if let Some(path) = path.filter(|p| p.exists()) {
+        if !deep.resume {
+            return Err(checkpoint_err(
+                path,
+                "exists (a stopped run); continue it with --resume or delete it",
+            ));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| checkpoint_err(path, e))?;
+        let old: DeepFile = serde_json::from_str(&text).map_err(|e| checkpoint_err(path, e))?;
+        if !old.same_run(&file) {
+            return Err(checkpoint_err(
+                path,
+                "belongs to another run (position, depth, merge ply or memory differ); delete it or drop --resume",
+            ));
+        }
+        file = old;
+    }
+    for ply in k + 1..=depth {
+        if games.len() >= ply as usize {
+            continue; // counted while building the layers, which then stopped at ply k
+        }
+        if let Some(&(_, g)) = file.plies.iter().find(|(p, _)| *p == ply) {
+            games.push(g);
+            continue;
+        }
+        if file.current != ply {
+            file.current = ply;
+            file.done.clear();
+        }
+        let mut finished = vec![None; chunks];
+        for &(c, g) in &file.done {
+            finished[c] = Some(g);
+        }
+        let todo: Vec<usize> = (0..chunks).filter(|&c| finished[c].is_none()).collect();
+        progress.start(&format!("ply {ply}/{depth}"), chunks as u64);
+        progress.advance((chunks - todo.len()) as u64);
+        let state = Mutex::new((file.clone(), Instant::now(), None::<PerftError>));
+        todo.par_iter().for_each(|&c| {
+            if progress.should_stop() {
+                return;
+            }
+            let (lo, hi) = bounds(c);
+            let sum: u128 = tasks[lo..hi]
+                .iter()
+                .map(|t| u128::from(count(t.p, t.o, mask, ply - k, &table)) * u128::from(t.paths))
+                .sum();
+            progress.advance(1);
+            let mut st = state.lock().expect("no panics while recording");
+            st.0.done.push((c, sum));
+            if st.1.elapsed() >= SAVE_EVERY {
+                st.1 = Instant::now();
+                if let Err(e) = save(path, &st.0) {
+                    st.2.get_or_insert(e);
+                }
+            }
+        });
+        progress.finish();
+        let (f, _, error) = state.into_inner().expect("no panics while recording");
+        file = f;
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if progress.should_stop() {
+            file.done.sort_unstable();
+            save(path, &file)?;
+            let saved = path.map_or("nothing (no checkpoint file)".to_string(), |p| {
+                p.display().to_string()
+            });
+            return Err(PerftError::Stopped(saved));
+        }
+        let total: u128 = file.done.iter().map(|&(_, g)| g).sum();
+        file.plies.push((ply, total));
+        file.done.clear();
+        file.current = ply + 1;
+        // A run of a few seconds never touches the disk.
+        if t0.elapsed() >= SAVE_EVERY {
+            save(path, &file)?;
+        }
+        games.push(total);
+    }
+    if let Some(path) = path {
+        let _ = std::fs::remove_file(path);
+    }
+    let plies = games
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| PlyRow {
+            ply: i as u32 + 1,
+            games: g,
+            ended: None,
+            ended_scores: Vec::new(),
+        })
+        .collect();
+    Ok(PerftReport {
+        board: pos.shape().name(),
+        position: pos.to_board_string(),
+        convention: CONVENTION.to_string(),
+        plies,
+        seconds: t0.elapsed().as_secs_f64(),
+        merged_at: Some(k),
+    })
 }
 
 /// Per-ply tallies: games, ended games, and ended games by `(ply, black, white)`.
@@ -389,38 +687,71 @@ fn walk(
 /// recount than to look up.
 const TABLE_MIN_DEPTH: u32 = 3;
 
-/// Nodes exactly `depth >= 1` plies below `(p, o)`.
+/// Nodes exactly `depth >= 1` plies below `(p, o)`, by the best copy of the count this CPU runs
+/// ([`crate::cpu`]): the x86-64-v3 copy (hardware `popcnt`, the AVX2 flips) took ply 13 of 8x8
+/// from 17.0 s to 11.1 s on the loaded project machine (BENCHMARKS.md).
 fn count(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
-    let empty = mask & !(p | o);
-    let moves = legal_moves(p, o, empty);
-    if moves == 0 {
-        if legal_moves(o, p, empty) == 0 {
-            return 0; // ended: not counted at later plies
+    match crate::cpu::level() {
+        // SAFETY: `level` found every feature this copy is compiled for on this CPU.
+        #[cfg(target_arch = "x86_64")]
+        crate::cpu::Level::V3 | crate::cpu::Level::V4 => unsafe {
+            v3::count(p, o, mask, depth, table)
+        },
+        _ => portable::count(p, o, mask, depth, table),
+    }
+}
+
+/// Defines `count`, the count-only search, for one instruction set.
+macro_rules! counter {
+    ($(#[$attr:meta])*) => {
+        /// Nodes exactly `depth >= 1` plies below `(p, o)`.
+        $(#[$attr])*
+        pub(super) fn count(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
+            let empty = mask & !(p | o);
+            let moves = legal_moves(p, o, empty);
+            if moves == 0 {
+                if legal_moves(o, p, empty) == 0 {
+                    return 0; // ended: not counted at later plies
+                }
+                return if depth == 1 {
+                    1
+                } else {
+                    count(o, p, mask, depth - 1, table)
+                };
+            }
+            if depth == 1 {
+                return u64::from(moves.count_ones());
+            }
+            let use_table = depth >= TABLE_MIN_DEPTH && table.enabled();
+            if use_table {
+                if let Some(n) = table.get(p, o, depth) {
+                    return n;
+                }
+            }
+            let mut n = 0;
+            for sq in Squares(moves) {
+                let f = flips(p, o, sq);
+                n += count(o ^ f, p | f | (1u64 << sq), mask, depth - 1, table);
+            }
+            if use_table {
+                table.put(p, o, depth, n);
+            }
+            n
         }
-        return if depth == 1 {
-            1
-        } else {
-            count(o, p, mask, depth - 1, table)
-        };
-    }
-    if depth == 1 {
-        return u64::from(moves.count_ones());
-    }
-    let use_table = depth >= TABLE_MIN_DEPTH && table.enabled();
-    if use_table {
-        if let Some(n) = table.get(p, o, depth) {
-            return n;
-        }
-    }
-    let mut n = 0;
-    for sq in Squares(moves) {
-        let f = flips(p, o, sq);
-        n += count(o ^ f, p | f | (1u64 << sq), mask, depth - 1, table);
-    }
-    if use_table {
-        table.put(p, o, depth, n);
-    }
-    n
+    };
+}
+
+mod portable {
+    use super::*;
+    counter!();
+}
+
+#[cfg(target_arch = "x86_64")]
+mod v3 {
+    use super::*;
+    // Shadows the glob's scalar `flips`: this copy calls the AVX2 flips.
+    use crate::board::flips_avx2 as flips;
+    counter!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 /// One slot: the full key (both bitboards and the depth), so a hit is never a collision.
@@ -490,6 +821,28 @@ mod tests {
     use super::*;
     use crate::board::Shape;
     use crate::progress::Silent;
+
+    #[test]
+    fn every_copy_of_the_count_agrees() {
+        let start = Shape::square(8).unwrap().start();
+        let table = PerftTable::new(16);
+        let (p, o, m) = (start.player(), start.opponent(), start.shape().mask());
+        // OEIS A124004: 390,216 games at ply 8.
+        assert_eq!(portable::count(p, o, m, 8, &table), 390_216);
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::level() >= crate::cpu::Level::V3 {
+            let table = PerftTable::new(16);
+            // SAFETY: the CPU has the v3 features (checked just above).
+            assert_eq!(unsafe { v3::count(p, o, m, 8, &table) }, 390_216);
+            let (pos, _) = Shape::new(5, 6).unwrap().start().after_moves("c2").unwrap();
+            let (p, o, m) = (pos.player(), pos.opponent(), pos.shape().mask());
+            for d in 1..=9 {
+                let a = portable::count(p, o, m, d, &PerftTable::new(0));
+                // SAFETY: as above.
+                assert_eq!(unsafe { v3::count(p, o, m, d, &PerftTable::new(0)) }, a);
+            }
+        }
+    }
 
     #[test]
     fn table_and_count_paths_agree() {

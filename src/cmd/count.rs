@@ -178,7 +178,7 @@ fn check_writable_dir(dir: &std::path::Path) -> Result<()> {
 }
 
 /// Peak resident memory of this process in MiB (`VmHWM`), if known.
-fn peak_rss_mb() -> Option<u64> {
+pub fn peak_rss_mb() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)

@@ -8,6 +8,7 @@ pub mod heuristics;
 pub mod perft;
 pub mod play;
 pub mod plot;
+pub mod positions;
 pub mod report;
 pub mod solve;
 pub mod strong;
@@ -23,6 +24,7 @@ use crate::cli::Command;
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Perft(args) => perft::run(&args),
+        Command::Positions(args) => positions::run(&args),
         Command::Analyze(args) => analyze::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Estimate(args) => estimate::run(&args),

@@ -1,8 +1,12 @@
 //! `reversi perft`: games per ply.
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 use clap::Args;
-use reversi_nxn::perft::{perft_counts, perft_table, PerftOptions, PerftReport};
+use reversi_nxn::perft::{
+    perft_counts, perft_deep, perft_table, DeepOptions, PerftOptions, PerftReport,
+};
 
 use crate::bar::Bar;
 use crate::cli::BoardArgs;
@@ -25,21 +29,58 @@ pub struct PerftArgs {
     /// Transposition table size for --fast, in MiB (0 turns it off).
     #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
+    /// With --fast from depth 10 on: memory for the merged positions of the first plies,
+    /// in MiB (the table has its own --hash-mb).
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory: u64,
+    /// With --fast: the ply to merge equal and symmetric positions at before counting the rest
+    /// depth-first (default: three plies short of the depth, at most 11, from depth 10 on; lowered
+    /// to what --memory holds).
+    #[arg(long, value_name = "PLY")]
+    pub merge_ply: Option<u32>,
+    /// Where a deep --fast run saves its finished work now and then (default:
+    /// perft-RxC-dDEPTH.checkpoint in the current directory; removed when the run completes).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue a stopped deep --fast run from its checkpoint.
+    #[arg(long)]
+    pub resume: bool,
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
 }
 
+/// The shallowest depth at which --fast merges positions by default (below it the whole run
+/// takes well under a second).
+const DEEP_FROM: u32 = 10;
+
 /// Runs perft and prints the table.
 pub fn run(args: &PerftArgs) -> Result<()> {
     let (pos, _) = args.board.position(8)?;
-    reversi_nxn::memory::check_available(args.hash_mb as u64)?;
+    let deep = args.fast && (args.depth >= DEEP_FROM || args.merge_ply.is_some());
+    let layers_mb = if deep { args.memory } else { 0 };
+    reversi_nxn::memory::check_available(args.hash_mb as u64 + layers_mb)?;
     let opts = PerftOptions {
         symmetry: !args.no_symmetry,
         hash_mb: args.hash_mb,
     };
     let bar = Bar::new(super::stop_flag());
-    let report = if args.fast {
+    let report = if deep {
+        let checkpoint = args.checkpoint.clone().unwrap_or_else(|| {
+            PathBuf::from(format!(
+                "perft-{}-d{}.checkpoint",
+                pos.shape().name(),
+                args.depth
+            ))
+        });
+        let deep = DeepOptions {
+            memory_mb: args.memory,
+            merge_ply: args.merge_ply,
+            checkpoint: Some(checkpoint),
+            resume: args.resume,
+        };
+        perft_deep(&pos, args.depth, opts, &deep, &bar)?
+    } else if args.fast {
         perft_counts(&pos, args.depth, opts, &bar)
     } else {
         perft_table(&pos, args.depth, opts, &bar)
@@ -82,6 +123,9 @@ fn print_report(r: &PerftReport) {
             }
             None => println!("{:>4} {:>24}", row.ply, row.games),
         }
+    }
+    if let Some(k) = r.merged_at {
+        println!("positions merged at ply {k}");
     }
     println!(
         "time {:.3} s, {:.3e} games at the last ply per second",

@@ -14,6 +14,7 @@ use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport};
 use reversi_nxn::export::plot::{plot_results, thousands};
 use reversi_nxn::export::tables::{perft_csv, write_atomic, write_json};
 use reversi_nxn::perft::{perft_table, PerftOptions, PerftReport};
+use reversi_nxn::positions::{csv as positions_csv, positions, PositionsOptions, PositionsReport};
 use reversi_nxn::solve::{SolveOptions, Solver};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -116,6 +117,9 @@ struct StrongSummary {
 
 /// Boards whose games per ply are tabulated, with the depth.
 const PERFT_BOARDS: &[(u32, u32)] = &[(6, 12), (7, 11), (8, 11)];
+/// Plies and memory (MiB) of the 8x8 distinct-positions table: ply 13 takes about 25 minutes
+/// and 5.4 GiB on two cores (BENCHMARKS.md).
+const POSITIONS_8X8: (u32, u64) = (13, 5400);
 /// Boards whose game counts are estimated; the 6x6 uses all the samples, larger boards a tenth.
 const ESTIMATE_BOARDS: &[u32] = &[6, 7, 8];
 
@@ -253,6 +257,22 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         })?;
         write_atomic(&dir.join("perft.csv"), &perft_csv(&report))?;
         rows.entry((n, n)).or_default().seconds += report.seconds;
+    }
+
+    {
+        // Distinct positions per ply on 8x8, as far as POSITIONS_8X8 reaches.
+        let (depth, memory_mb) = POSITIONS_8X8;
+        let shape = Shape::square(8)?;
+        let dir = board_dir(&args.results, shape);
+        eprintln!("positions {shape} to ply {depth} in {memory_mb} MiB");
+        let report: PositionsReport = reuse_or(&dir.join("positions.json"), args.force, || {
+            let opts = PositionsOptions {
+                memory_mb,
+                symmetry: true,
+            };
+            Ok(positions(&shape.start(), depth, opts, &bar)?)
+        })?;
+        write_atomic(&dir.join("positions.csv"), &positions_csv(&report))?;
     }
 
     for &n in ESTIMATE_BOARDS {

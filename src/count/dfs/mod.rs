@@ -2,9 +2,9 @@
 //!
 //! The first plies are expanded breadth-first into a *frontier* of positions merged up to
 //! symmetry (same colour to move), each with the number of paths from every first-move class
-//! into it. The frontier's subtrees then run on rayon's work-stealing pool ([`walk`]); each
+//! into it. The frontier's subtrees then run on rayon's work-stealing pool (`walk.rs`); each
 //! finished subtree's tally, times the paths into it, is added to the sums at once
-//! ([`checkpoint`]), so a frontier of millions of positions costs no more than its own list.
+//! (`checkpoint.rs`), so a frontier of millions of positions costs no more than its own list.
 //!
 //! A larger frontier (`CountOptions::frontier`) merges more transpositions before the walk, so
 //! the walk enumerates fewer games: every game below a frontier position is walked once however

@@ -108,25 +108,28 @@ fn four_by_four_reference() {
     }
 }
 
+/// `reversi count --rows 4 --cols 5 --out OUT` with `extra` arguments.
+fn count_4x5(out: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "count",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
 #[test]
 fn threads_do_not_change_results() {
     for method in ["dp", "dfs"] {
         let one = dir(&format!("t1-{method}"));
         let two = dir(&format!("t2-{method}"));
         for (t, d) in [("1", &one), ("2", &two)] {
-            ok(&[
-                "count",
-                "--rows",
-                "4",
-                "--cols",
-                "5",
-                "--method",
-                method,
-                "--threads",
-                t,
-                "--out",
-                d.to_str().unwrap(),
-            ]);
+            count_4x5(d, &["--method", method, "--threads", t]);
         }
         common::same_count_files(&one, &two);
     }
@@ -136,30 +139,10 @@ fn threads_do_not_change_results() {
 fn dfs_frontier_size_does_not_change_results() {
     // From no merging at all (one position) to a frontier past the middle of the game.
     let dp = dir("frontier-dp");
-    ok(&[
-        "count",
-        "--rows",
-        "4",
-        "--cols",
-        "5",
-        "--out",
-        dp.to_str().unwrap(),
-    ]);
+    count_4x5(&dp, &[]);
     for n in ["1", "4096", "200000"] {
         let d = dir(&format!("frontier-{n}"));
-        ok(&[
-            "count",
-            "--rows",
-            "4",
-            "--cols",
-            "5",
-            "--method",
-            "dfs",
-            "--frontier",
-            n,
-            "--out",
-            d.to_str().unwrap(),
-        ]);
+        count_4x5(&d, &["--method", "dfs", "--frontier", n]);
         common::same_games(&dp, &d);
     }
 }

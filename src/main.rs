@@ -12,6 +12,21 @@ fn main() {
     reversi_nxn::memory::return_large_blocks_to_the_system();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e)
+            if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                || e.kind() == clap::error::ErrorKind::MissingSubcommand =>
+        {
+            let names: Vec<String> = <cli::Cli as clap::CommandFactory>::command()
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set())
+                .map(|c| c.get_name().to_string())
+                .collect();
+            eprintln!(
+                "Error: no command given; the commands are {} (see --help)",
+                names.join(", ")
+            );
+            std::process::exit(2);
+        }
         Err(e) if !e.use_stderr() => e.exit(), // --help and --version
         Err(e) => {
             // One line: clap's message up to its first blank line, without its "error: ".

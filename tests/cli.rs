@@ -103,6 +103,37 @@ fn bad_input_is_refused_in_one_line() {
     );
     assert_refused(&["perft", "--hash-mb", "100000000"], "available");
     assert_refused(&["frobnicate"], "frobnicate");
+    assert_refused(&[], "no command given; the commands are perft, positions");
+    assert_refused(
+        &["perft", "--board", "-----OX--XO-----"],
+        "X or O for the side to move",
+    );
+    assert_refused(&["count", "--board", "---------------- X"], "no discs");
+    // A budget just too small is named with a need above it, never "needs 1 MiB, more than 1".
+    assert_refused(
+        &[
+            "count",
+            "-n",
+            "5",
+            "--memory",
+            "1",
+            "--store",
+            "memory",
+            "--no-files",
+        ],
+        "more than the budget of 1 MiB",
+    );
+    let out = reversi(&[
+        "count",
+        "-n",
+        "5",
+        "--memory",
+        "1",
+        "--store",
+        "memory",
+        "--no-files",
+    ]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("about 1 MiB"));
 }
 
 #[test]

@@ -414,7 +414,9 @@ impl Position {
                 let n = (cells.len() as f64).sqrt().round() as u32;
                 if n * n != cells.len() as u32 {
                     return Err(BoardError::BadBoardString(format!(
-                        "{} squares is not a square board; give --rows and --cols",
+                        "{} squares (the last character, '{side}', taken as the side to move) \
+                         is not a square board: a board string is the squares row by row, then \
+                         X or O for the side to move; give --rows and --cols for a rectangle",
                         cells.len()
                     )));
                 }
@@ -453,6 +455,11 @@ impl Position {
                     )))
                 }
             }
+        }
+        if black | white == 0 {
+            return Err(BoardError::BadBoardString(
+                "the board has no discs (no game reaches such a position)".into(),
+            ));
         }
         Ok(Position::from_colors(shape, black, white, black_to_move))
     }

@@ -435,7 +435,7 @@ fn drive<S: Slot<N>, const N: usize>(
                                 "a part of the layer of {} discs on the disk store",
                                 m.discs + 1
                             ),
-                            needed_mb: (mem as u64) >> 20,
+                            needed_mb: (mem as u64).div_ceil(1 << 20),
                             budget_mb: plan.memory_budget >> 20,
                         }));
                     }

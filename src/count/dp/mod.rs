@@ -856,7 +856,7 @@ fn expand<S: Slot<N>, const N: usize>(
                     "counting by layers on {shape} (the layer of {} discs and growing)",
                     layer.discs + 1
                 ),
-                needed_mb: (*peak as u64) >> 20,
+                needed_mb: (*peak as u64).div_ceil(1 << 20),
                 budget_mb: budget >> 20,
             }));
         }

@@ -8,23 +8,49 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How often a bar that is not drawn writes a progress line.
+/// How often a bar that is not drawn writes a progress line, unless the environment variable
+/// `REVERSI_PROGRESS_SECS` gives another number of seconds.
 pub const LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// [`LOG_EVERY`], or `REVERSI_PROGRESS_SECS` when it holds a whole number.
+fn log_every() -> Duration {
+    std::env::var("REVERSI_PROGRESS_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(LOG_EVERY, Duration::from_secs)
+}
 
 /// Draws the library's progress reports as an indicatif bar.
 pub struct Bar {
     bar: ProgressBar,
     stop: Arc<AtomicBool>,
     /// When the last progress line was written, if stderr is not a terminal.
-    logged: Option<Mutex<Instant>>,
+    logged: Option<Mutex<LogState>>,
+}
+
+/// What the progress lines of a bar that is not drawn keep between calls.
+struct LogState {
+    /// When the last line was written.
+    last: Instant,
+    /// How often to write one.
+    every: Duration,
+    /// When and at which position the work was first seen to advance since `start` (the first
+    /// advance of a resumed run is the work taken from its checkpoint): the time left is
+    /// reckoned from the average rate since then, which a pause or a resumed jump cannot skew.
+    base: Option<(Instant, u64)>,
 }
 
 impl Bar {
     /// A bar that is hidden unless stderr is a terminal. `stop` is set by the Ctrl-C handler.
     pub fn new(stop: Arc<AtomicBool>) -> Bar {
         let bar = ProgressBar::hidden();
-        let logged = (!std::io::IsTerminal::is_terminal(&std::io::stderr()))
-            .then(|| Mutex::new(Instant::now()));
+        let logged = (!std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+            Mutex::new(LogState {
+                last: Instant::now(),
+                every: log_every(),
+                base: None,
+            })
+        });
         Bar { bar, stop, logged }
     }
 }
@@ -43,22 +69,30 @@ impl Progress for Bar {
             .expect("static template"),
         );
         self.bar.set_message(label.to_string());
+        if let Some(Ok(mut state)) = self.logged.as_ref().map(Mutex::lock) {
+            state.base = None;
+        }
     }
 
     fn advance(&self, n: u64) {
         self.bar.inc(n);
         let Some(logged) = &self.logged else { return };
-        let Ok(mut last) = logged.try_lock() else {
+        let Ok(mut state) = logged.try_lock() else {
             return;
         };
-        if last.elapsed() < LOG_EVERY {
+        let (pos, len) = (self.bar.position(), self.bar.length().unwrap_or(0));
+        let Some((t0, p0)) = state.base else {
+            state.base = Some((Instant::now(), pos));
+            return;
+        };
+        if state.last.elapsed() < state.every {
             return;
         }
-        *last = Instant::now();
-        let (pos, len) = (self.bar.position(), self.bar.length().unwrap_or(0));
-        let elapsed = self.bar.elapsed().as_secs();
-        let left = if pos > 0 && len >= pos {
-            format!(", about {} s left", self.bar.eta().as_secs())
+        state.last = Instant::now();
+        let done = pos.saturating_sub(p0);
+        let left = if done > 0 && len >= pos {
+            let secs = t0.elapsed().as_secs_f64() * (len - pos) as f64 / done as f64;
+            format!(", about {secs:.0} s left")
         } else {
             String::new()
         };
@@ -68,8 +102,9 @@ impl Progress for Bar {
             0.0
         };
         eprintln!(
-            "{}: {pos} of {len} ({pct:.1}%), {elapsed} s so far{left}",
-            self.bar.message()
+            "{}: {pos} of {len} ({pct:.1}%), {} s so far{left}",
+            self.bar.message(),
+            self.bar.elapsed().as_secs()
         );
     }
 

@@ -148,6 +148,34 @@ fn dfs_frontier_size_does_not_change_results() {
 }
 
 #[test]
+fn a_run_logged_to_a_file_shows_progress_and_the_time_left() {
+    // stderr is a pipe here, as in a log: the bar is not drawn but writes lines (every 60 s by
+    // default; every advance with 0).
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args([
+            "count",
+            "--rows",
+            "4",
+            "--cols",
+            "5",
+            "--method",
+            "dfs",
+            "--no-files",
+        ])
+        .env("REVERSI_PROGRESS_SECS", "0")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("dfs: ") && l.contains(" of 5838 ("))
+        .unwrap_or_else(|| panic!("no progress line in {err}"));
+    assert!(line.contains("s so far, about "), "{line}");
+    assert!(line.ends_with(" s left"), "{line}");
+}
+
+#[test]
 fn interrupted_run_resumes_to_the_same_result() {
     for (method, units) in [("dfs", "7"), ("dp", "5")] {
         let clean = dir(&format!("clean-{method}"));

@@ -152,16 +152,7 @@ fn a_run_logged_to_a_file_shows_progress_and_the_time_left() {
     // stderr is a pipe here, as in a log: the bar is not drawn but writes lines (every 60 s by
     // default; every advance with 0).
     let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args([
-            "count",
-            "--rows",
-            "4",
-            "--cols",
-            "5",
-            "--method",
-            "dfs",
-            "--no-files",
-        ])
+        .args("count --rows 4 --cols 5 --method dfs --no-files".split(' '))
         .env("REVERSI_PROGRESS_SECS", "0")
         .output()
         .unwrap();

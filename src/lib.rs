@@ -18,6 +18,7 @@ pub mod count;
 pub mod cpu;
 pub mod estimate;
 pub mod export;
+mod fnv;
 pub mod heuristics;
 pub mod memory;
 pub mod obf;

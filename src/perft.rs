@@ -298,9 +298,9 @@ const DEEP_CHUNKS: usize = 4096;
 /// Seconds between two saves of the checkpoint.
 const SAVE_EVERY: Duration = Duration::from_secs(5);
 
-/// The checkpoint of a deep run.
+/// What a deep run is: a checkpoint continues only the same run.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-struct DeepFile {
+struct DeepRun {
     position: String,
     depth: u32,
     merge_ply: u32,
@@ -308,33 +308,18 @@ struct DeepFile {
     tasks: usize,
     tasks_hash: String,
     chunks: usize,
+}
+
+/// The checkpoint of a deep run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+struct DeepFile {
+    #[serde(flatten)]
+    run: DeepRun,
     /// Plies past the merge ply counted to the end: `(ply, games)`.
     plies: Vec<(u32, u128)>,
     /// The ply being counted and its finished chunks `(chunk, games)`.
     current: u32,
     done: Vec<(usize, u128)>,
-}
-
-impl DeepFile {
-    fn same_run(&self, other: &DeepFile) -> bool {
-        (
-            &self.position,
-            self.depth,
-            self.merge_ply,
-            self.symmetry,
-            self.tasks,
-            &self.tasks_hash,
-            self.chunks,
-        ) == (
-            &other.position,
-            other.depth,
-            other.merge_ply,
-            other.symmetry,
-            other.tasks,
-            &other.tasks_hash,
-            other.chunks,
-        )
-    }
 }
 
 fn checkpoint_err(path: &Path, msg: impl std::fmt::Display) -> PerftError {
@@ -347,7 +332,7 @@ fn checkpoint_err(path: &Path, msg: impl std::fmt::Display) -> PerftError {
 fn save(path: Option<&Path>, file: &DeepFile) -> Result<(), PerftError> {
     let Some(path) = path else { return Ok(()) };
     let text = serde_json::to_string(file).map_err(|e| checkpoint_err(path, e))?;
-    crate::export::tables::write_atomic(path, &(text + "\n")).map_err(|e| checkpoint_err(path, e))
+    crate::atomic::write_atomic(path, &(text + "\n")).map_err(|e| checkpoint_err(path, e))
 }
 
 /// Games per ply to `depth`, for deep runs: the positions of the first `k` plies are built
@@ -417,20 +402,22 @@ pub fn perft_deep(
     let table = PerftTable::new(opts.hash_mb);
     let chunks = tasks.len().clamp(1, DEEP_CHUNKS);
     let bounds = |c: usize| (c * tasks.len() / chunks, (c + 1) * tasks.len() / chunks);
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = crate::fnv::OFFSET;
     for t in &tasks {
         for x in [t.p, t.o, t.paths] {
-            h = (h ^ x).wrapping_mul(0x0100_0000_01b3);
+            h = crate::fnv::fnv1a(h, &x.to_le_bytes());
         }
     }
     let mut file = DeepFile {
-        position: pos.to_board_string(),
-        depth,
-        merge_ply: k,
-        symmetry: opts.symmetry,
-        tasks: tasks.len(),
-        tasks_hash: format!("{h:016x}"),
-        chunks,
+        run: DeepRun {
+            position: pos.to_board_string(),
+            depth,
+            merge_ply: k,
+            symmetry: opts.symmetry,
+            tasks: tasks.len(),
+            tasks_hash: format!("{h:016x}"),
+            chunks,
+        },
         plies: Vec::new(),
         current: k + 1,
         done: Vec::new(),
@@ -445,7 +432,7 @@ pub fn perft_deep(
         }
         let text = std::fs::read_to_string(path).map_err(|e| checkpoint_err(path, e))?;
         let old: DeepFile = serde_json::from_str(&text).map_err(|e| checkpoint_err(path, e))?;
-        if !old.same_run(&file) {
+        if old.run != file.run {
             return Err(checkpoint_err(
                 path,
                 "belongs to another run (position, depth, merge ply or memory differ); delete it or drop --resume",

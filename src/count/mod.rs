@@ -344,12 +344,8 @@ pub(crate) fn normalize(pos: Position) -> Option<Position> {
 /// run is found again by `--resume`.
 #[must_use]
 pub fn disk_run_dir(pos: &Position, opts: &CountOptions) -> PathBuf {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let text = format!("{} {}", pos.to_board_string(), opts.symmetry);
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = crate::fnv::fnv1a(crate::fnv::OFFSET, text.as_bytes());
     opts.tmp_dir
         .join(format!("reversi-count-{}-{h:016x}", pos.shape().name()))
 }

@@ -34,6 +34,7 @@ use thiserror::Error;
 
 use super::{Layer, StrongTable};
 use crate::board::Shape;
+use crate::fnv::{fnv1a, OFFSET as FNV_OFFSET};
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"RVSTRONG";
@@ -61,17 +62,6 @@ pub enum StoreError {
     },
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
-
 /// A writer that hashes what it writes.
 struct Hashing<W: Write> {
     inner: W,
@@ -81,7 +71,7 @@ struct Hashing<W: Write> {
 impl<W: Write> Write for Hashing<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.hash = fnv(self.hash, &buf[..n]);
+        self.hash = fnv1a(self.hash, &buf[..n]);
         Ok(n)
     }
     fn flush(&mut self) -> std::io::Result<()> {
@@ -154,7 +144,7 @@ pub(super) fn load(path: &Path) -> Result<StrongTable, StoreError> {
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);
     let stored_hash = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
-    if fnv(FNV_OFFSET, body) != stored_hash {
+    if fnv1a(FNV_OFFSET, body) != stored_hash {
         return Err(bad("checksum mismatch (truncated or damaged file)".into()));
     }
     let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));

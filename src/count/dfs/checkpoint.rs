@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::Task;
 use crate::board::Position;
 use crate::count::{add_scaled, CountError};
+use crate::fnv;
 
 /// How often a run with a checkpoint saves it.
 pub(crate) const SAVE_EVERY: Duration = Duration::from_secs(10);
@@ -34,13 +35,8 @@ fn err(path: &Path, msg: impl std::fmt::Display) -> CountError {
 /// FNV-1a over the frontier's positions and weights: two runs share a checkpoint only if they
 /// split the work identically.
 fn frontier_hash(tasks: &[Task]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |x: u128| {
-        for b in x.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    let mut h = fnv::OFFSET;
+    let mut eat = |x: u128| h = fnv::fnv1a(h, &x.to_le_bytes());
     for t in tasks {
         eat(u128::from(t.pos.player()) | (u128::from(t.pos.opponent()) << 64));
         eat(u128::from(t.pos.black_to_move()));

@@ -1,5 +1,5 @@
 //! The `reversi` command: parses arguments, runs one library job, prints, maps errors to exit
-//! codes (2 for bad input, 1 for anything else).
+//! codes (130 for an interrupted count, 2 for bad input, 1 for anything else).
 
 mod bar;
 mod cli;
@@ -59,9 +59,18 @@ fn main() {
     }
 }
 
-/// 2 for input the user can correct (bad board, move, size, flag, memory or disk budget), else
-/// 1.
+/// 130 for a count stopped by Ctrl-C or SIGTERM (its work saved), 2 for input the user can
+/// correct (bad board, move, size, flag, memory or disk budget), else 1.
 fn exit_code(e: &anyhow::Error) -> i32 {
+    let interrupted = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<reversi_nxn::count::CountError>(),
+            Some(reversi_nxn::count::CountError::Interrupted { .. })
+        )
+    });
+    if interrupted {
+        return 130;
+    }
     let bad_input = e.chain().any(|c| {
         c.is::<BoardError>()
             || c.is::<reversi_nxn::memory::MemoryError>()

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
+use reversi_nxn::count::dp::dataflow::{read_hostfile, Dataflow};
 use reversi_nxn::count::{
     count, disk_run_dir, moves_text, CountError, CountOptions, CountReport, Method, Store,
 };
@@ -58,6 +59,22 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", default_value_t = reversi_nxn::count::dfs::FRONTIER_TARGET,
           value_parser = frontier_size)]
     pub frontier: usize,
+    /// Count by dp as a timely-dataflow computation with this many worker threads in each
+    /// process (alone: one process). The results are those of the one-process count.
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub workers: Option<u32>,
+    /// Processes of the dataflow count (with --process and --hostfile; see cluster/README.md).
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub processes: Option<u32>,
+    /// This process's index in the dataflow count, from 0 to --processes minus 1.
+    #[arg(long, value_name = "I")]
+    pub process: Option<u32>,
+    /// The dataflow count's hostfile: one host:port line per process, in process order.
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
+    /// Dataflow count: seconds of work between two saved layers (0: save every layer).
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub checkpoint_secs: u64,
     /// Test hook: stop as if interrupted after this many units of work (dfs subtrees, dp
     /// layers), saving the checkpoint.
     #[arg(long, hide = true)]
@@ -101,6 +118,7 @@ pub fn run(args: &CountArgs) -> Result<()> {
     if args.method == Method::Dp && (args.tmp_dir.is_some() || args.store == Store::Disk) {
         check_writable_dir(&tmp_dir)?;
     }
+    let dataflow = dataflow_plan(args)?;
     let opts = CountOptions {
         method: args.method,
         memory_mb: args.memory,
@@ -112,9 +130,12 @@ pub fn run(args: &CountArgs) -> Result<()> {
         tmp_dir,
         disk_bytes: args.disk.map(|g| (g * f64::from(1u32 << 30)) as u64),
         frontier: args.frontier,
+        dataflow,
+        checkpoint_secs: args.checkpoint_secs,
     };
     let disk_dir = disk_run_dir(&pos, &opts);
     if args.resume
+        && opts.dataflow.is_none()
         && !checkpoint.exists()
         && !(args.method == Method::Dp && disk_dir.join("manifest.json").exists())
     {
@@ -132,14 +153,12 @@ pub fn run(args: &CountArgs) -> Result<()> {
         Err(e) => return Err(e.into()),
     };
     if args.json {
-        println!(
-            "{}",
-            reversi_nxn::export::json::summary(&report)?.trim_end()
-        );
+        println!("{}", reversi_nxn::export::json::report(&report)?.trim_end());
     } else {
         print_summary(&report);
     }
-    if let Some(dir) = out_dir {
+    let writer = opts.dataflow.as_ref().is_none_or(|d| d.process == 0);
+    if let (Some(dir), true) = (out_dir, writer) {
         let written = reversi_nxn::export::write_count(&report, &dir)?;
         if !args.json {
             println!("wrote {} files to {}", written.len(), dir.display());
@@ -148,6 +167,71 @@ pub fn run(args: &CountArgs) -> Result<()> {
         println!("(no files written for a board string: give --out DIR)");
     }
     Ok(())
+}
+
+/// The dataflow count's workers and processes from the flags, checked; `None` for the
+/// one-process count.
+fn dataflow_plan(args: &CountArgs) -> Result<Option<Dataflow>> {
+    let cluster = args.processes.is_some() || args.process.is_some() || args.hostfile.is_some();
+    if args.workers.is_none() && !cluster {
+        return Ok(None);
+    }
+    let bad = |m: String| -> anyhow::Error { UsageError(m).into() };
+    if args.method != Method::Dp {
+        return Err(bad(
+            "--workers, --processes: only --method dp runs as a dataflow".into(),
+        ));
+    }
+    if args.store == Store::Disk {
+        return Err(bad(
+            "--store disk: the dataflow count keeps its layers in memory (use more processes)"
+                .into(),
+        ));
+    }
+    let workers = args.workers.unwrap_or(1) as usize;
+    let processes = args.processes.unwrap_or(1);
+    if processes == 1 && args.hostfile.is_none() {
+        if args.process.is_some_and(|i| i > 0) {
+            return Err(bad(format!(
+                "--process {} is out of range for --processes 1 (0 only)",
+                args.process.unwrap_or(0)
+            )));
+        }
+        return Ok(Some(Dataflow {
+            workers,
+            process: 0,
+            hosts: Vec::new(),
+        }));
+    }
+    let Some(process) = args.process else {
+        return Err(bad(
+            "--processes and --hostfile need --process I (this process's index)".into(),
+        ));
+    };
+    if process >= processes {
+        return Err(bad(format!(
+            "--process {process} is out of range for --processes {processes} (0 to {})",
+            processes - 1
+        )));
+    }
+    let Some(path) = &args.hostfile else {
+        return Err(bad(
+            "--processes needs --hostfile FILE (one host:port line per process)".into(),
+        ));
+    };
+    let hosts = read_hostfile(path).map_err(bad)?;
+    if hosts.len() != processes as usize {
+        return Err(bad(format!(
+            "hostfile {} has {} host:port lines, --processes is {processes}",
+            path.display(),
+            hosts.len()
+        )));
+    }
+    Ok(Some(Dataflow {
+        workers,
+        process: process as usize,
+        hosts,
+    }))
 }
 
 /// A disk budget in GiB: a positive number.
@@ -269,7 +353,17 @@ fn print_summary(r: &CountReport) {
             );
         }
     }
-    let mut tail = format!("time {:.3} s on {} threads", r.seconds, r.threads);
+    let mut tail = match r.dataflow {
+        Some(d) => format!(
+            "time {:.3} s as a dataflow of {} process{} x {} worker{}",
+            r.seconds,
+            d.processes,
+            if d.processes == 1 { "" } else { "es" },
+            d.workers,
+            if d.workers == 1 { "" } else { "s" }
+        ),
+        None => format!("time {:.3} s on {} threads", r.seconds, r.threads),
+    };
     if let Some(mb) = r.peak_layer_mb {
         tail.push_str(&format!(", peak layer memory {mb:.1} MiB"));
     }

@@ -71,8 +71,16 @@ const COUNT_BOARDS: &[(u32, u32)] = &[
 #[derive(Debug, Clone, serde::Deserialize)]
 struct CountSummary {
     games: u128,
+    /// In `run.json` since it was split off; in `summary.json` before.
+    #[serde(default)]
     seconds: f64,
     positions_per_layer: Option<Vec<serde_json::Value>>,
+}
+
+/// The `seconds` of a count's `run.json` in `dir`, if there is one.
+fn run_seconds(dir: &Path) -> Option<f64> {
+    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    serde_json::from_str::<serde_json::Value>(&text).ok()?["seconds"].as_f64()
 }
 
 /// Boards solved for perfect play: squares up to 6x6 and every rectangle of at most 36 squares
@@ -184,7 +192,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         };
         let row = rows.entry((r, c)).or_default();
         row.games = thousands(summary.games);
-        row.seconds += summary.seconds;
+        row.seconds += run_seconds(&dir).unwrap_or(summary.seconds);
         if let Some(layers) = &summary.positions_per_layer {
             let total: u128 = layers
                 .iter()

@@ -106,6 +106,11 @@ pub struct CountOptions {
     pub disk_bytes: Option<u64>,
     /// dfs: merge the first plies until the frontier holds at least this many positions.
     pub frontier: usize,
+    /// dp as a timely-dataflow computation over these workers and processes (`None`: the
+    /// one-process count).
+    pub dataflow: Option<dp::dataflow::Dataflow>,
+    /// Seconds of work between two checkpoints of the dataflow count (0: every layer).
+    pub checkpoint_secs: u64,
 }
 
 impl Default for CountOptions {
@@ -121,6 +126,8 @@ impl Default for CountOptions {
             tmp_dir: std::env::temp_dir(),
             disk_bytes: None,
             frontier: dfs::FRONTIER_TARGET,
+            dataflow: None,
+            checkpoint_secs: 60,
         }
     }
 }
@@ -167,6 +174,12 @@ pub enum CountError {
         "a stopped run of this count is in {0}: continue it with --resume, or delete the directory"
     )]
     StoppedRun(PathBuf),
+    /// The dataflow count failed (a process lost, a checkpoint unreadable).
+    #[error("dataflow: {0}")]
+    Dataflow(String),
+    /// The processes of a dataflow count disagree, or there is nothing to resume.
+    #[error("dataflow: {0}")]
+    DataflowInput(String),
     /// The checkpoint cannot be read or written, or belongs to another run.
     #[error("checkpoint {path}: {msg}")]
     Checkpoint {
@@ -184,7 +197,10 @@ impl CountError {
     pub fn is_input(&self) -> bool {
         matches!(
             self,
-            CountError::Memory(_) | CountError::DiskBudget { .. } | CountError::StoppedRun(_)
+            CountError::Memory(_)
+                | CountError::DiskBudget { .. }
+                | CountError::StoppedRun(_)
+                | CountError::DataflowInput(_)
         )
     }
 }
@@ -304,8 +320,20 @@ pub struct CountReport {
     pub resumed_units: u64,
     /// Wall time of this run in seconds (excluding work resumed from a checkpoint).
     pub seconds: f64,
-    /// Worker threads.
+    /// Worker threads (of rayon; a dataflow count's workers are in `dataflow`).
     pub threads: usize,
+    /// The dataflow count's processes and workers per process, when it ran as one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dataflow: Option<DataflowShape>,
+}
+
+/// How a dataflow count was spread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct DataflowShape {
+    /// Processes.
+    pub processes: usize,
+    /// Worker threads in each.
+    pub workers: usize,
 }
 
 /// One symmetry class of first turns, handed to a method: a position whose side to move has a
@@ -598,6 +626,10 @@ fn build_report(
         resumed_units: result.resumed_units,
         seconds,
         threads: rayon::current_num_threads(),
+        dataflow: opts.dataflow.as_ref().map(|d| DataflowShape {
+            processes: d.processes(),
+            workers: d.workers,
+        }),
     }
 }
 

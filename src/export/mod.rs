@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use crate::count::CountReport;
 
-/// Writes every file of a count report into `dir` (created if missing): `summary.json`,
-/// `score_matrix.csv`, `lengths.csv`, `margins.csv`, `first_moves.csv`, and
+/// Writes every file of a count report into `dir` (created if missing): `summary.json` (the
+/// result), `run.json` (how this run went: time, threads, memory), `score_matrix.csv`, `lengths.csv`, `margins.csv`, `first_moves.csv`, and
 /// `positions_per_layer.csv` when the method met layers. Returns the paths written.
 ///
 /// # Errors
@@ -28,6 +28,7 @@ pub fn write_count(report: &CountReport, dir: &Path) -> anyhow::Result<Vec<PathB
         Ok(())
     };
     put("summary.json", json::summary(report)?.into_bytes())?;
+    put("run.json", json::run(report)?.into_bytes())?;
     put("score_matrix.csv", csv::score_matrix(report)?)?;
     put("lengths.csv", csv::lengths(report)?)?;
     put("margins.csv", csv::margins(report)?)?;

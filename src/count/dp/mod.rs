@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 pub(crate) mod checkpoint;
+pub mod dataflow;
 pub(crate) mod disk;
 pub(crate) mod segment;
 pub(crate) mod split;
@@ -599,6 +600,9 @@ pub(crate) fn run(
     opts: &CountOptions,
     progress: &dyn Progress,
 ) -> Result<MethodResult, CountError> {
+    if let Some(df) = &opts.dataflow {
+        return dataflow::run(root, classes, opts, df, progress);
+    }
     let small = root.shape().squares() <= 32;
     macro_rules! go {
         ($n:literal) => {

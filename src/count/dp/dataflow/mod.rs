@@ -1,0 +1,487 @@
+//! The layered count as a [timely-dataflow](https://github.com/TimelyDataflow/timely-dataflow)
+//! computation, over worker threads and processes connected by TCP.
+//!
+//! Every worker (a thread of some process) owns the positions whose canonical key hashes to it
+//! (the high bits of the key's hash, as the partitions of the one-process count). One round per
+//! layer, at the timestamp of the layer's disc count: each worker expands its part of the layer
+//! with the one-process code, stages the children by owner, and sends them in batches through
+//! timely's exchange; each worker merges what it receives into its part of the next layer,
+//! summing the counts of paths. Timely's progress tracking tells every worker when a round is
+//! over. Beside the children, each worker sends every other worker a small record per round
+//! (its part's size, an error if it has one, whether it wants to save), so all of them know the
+//! size of each layer and stop together. Ended games are tallied by the worker that found them;
+//! the tallies are exchanged once at the end, so every process knows the whole result and
+//! process 0 writes the files. The sums do not depend on the number of workers or processes.
+//!
+//! A round starts with a handshake at time 0: the workers compare a fingerprint of the board
+//! and options (refusing processes started differently) and the layers each has saved. With a
+//! checkpoint directory, every worker saves its part of a layer when any worker asked for it at
+//! the end of the last round (see [`checkpoint`]); `--resume` on every process continues from the
+//! last layer every worker saved.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Entry, Packed2, Slot};
+use crate::board::Position;
+use crate::count::{Class, CountError, CountOptions, LayerRow, MethodResult};
+use crate::progress::Progress;
+
+pub(crate) mod checkpoint;
+mod worker;
+
+/// Where the processes of a dataflow count are and how many workers each runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dataflow {
+    /// Worker threads in each process.
+    pub workers: usize,
+    /// This process's index, `0..hosts.len()` (0 when `hosts` is empty).
+    pub process: usize,
+    /// `host:port` of every process, in process order; empty for one process.
+    pub hosts: Vec<String>,
+}
+
+impl Dataflow {
+    /// Processes in the computation.
+    #[must_use]
+    pub fn processes(&self) -> usize {
+        self.hosts.len().max(1)
+    }
+
+    /// Workers in the computation.
+    #[must_use]
+    pub fn peers(&self) -> usize {
+        self.processes() * self.workers
+    }
+}
+
+/// Reads a hostfile: one `host:port` per process, in process order; blank lines and lines that
+/// start with `#` are skipped.
+///
+/// # Errors
+///
+/// A one-line message naming the file and the line that does not parse.
+pub fn read_hostfile(path: &std::path::Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("hostfile {}: cannot read it ({e})", path.display()))?;
+    let mut hosts = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let ok = line.rsplit_once(':').is_some_and(|(host, port)| {
+            !host.is_empty() && !host.contains(char::is_whitespace) && port.parse::<u16>().is_ok()
+        });
+        if !ok {
+            return Err(format!(
+                "hostfile {} line {}: {line:?} is not host:port (a port from 0 to 65535)",
+                path.display(),
+                i + 1
+            ));
+        }
+        hosts.push(line.to_string());
+    }
+    if hosts.is_empty() {
+        return Err(format!("hostfile {}: no host:port lines", path.display()));
+    }
+    Ok(hosts)
+}
+
+/// What every worker needs: the same on every process of a run.
+pub(crate) struct Job {
+    root: Position,
+    classes: Vec<Position>,
+    symmetry: bool,
+    /// Names the run: board, options, entry layout and the number of workers.
+    run_id: u64,
+    /// `run_id` and whether this start resumes: processes must agree on both.
+    handshake: u64,
+    /// Memory budget of one worker, in bytes.
+    worker_budget: u64,
+    checkpoint: Option<PathBuf>,
+    resume: bool,
+    save_every: Duration,
+    /// Test hook: the round after which every worker stops as if interrupted.
+    stop_after: Option<u64>,
+    meter: Meter,
+}
+
+/// What the workers of this process are doing, for the progress bar: per local worker, the disc
+/// count of the layer it expands, its part's size and how much of it is done.
+struct Meter {
+    discs: Vec<AtomicU32>,
+    len: Vec<AtomicU64>,
+    done: Vec<AtomicU64>,
+    layers_done: AtomicU64,
+}
+
+/// What a worker returns: the whole result (every worker has all of it).
+pub(crate) struct WorkerOut {
+    matrices: Vec<Vec<u128>>,
+    rows: Vec<LayerRow>,
+    peak: usize,
+    resumed: u64,
+}
+
+/// Why a worker stopped.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Fail {
+    /// Input the user can correct (processes started differently, nothing to resume).
+    Input(String),
+    /// A path count overflowed its slot.
+    Overflow,
+    /// The memory budget: `(needed, budget)` in MiB.
+    Memory(u64, u64),
+    /// The test hook stopped the run after a round.
+    Stopped,
+    /// Anything else (a checkpoint that cannot be written or read).
+    Other(String),
+}
+
+/// Runs the layered count as a dataflow, choosing the entry layout as the one-process count
+/// does.
+pub(crate) fn run(
+    root: &Position,
+    classes: &[Class],
+    opts: &CountOptions,
+    df: &Dataflow,
+    progress: &dyn Progress,
+) -> Result<MethodResult, CountError> {
+    let small = root.shape().squares() <= 32;
+    macro_rules! go {
+        ($n:literal) => {
+            if small {
+                run_typed::<Entry<u64, $n>, $n>(root, classes, opts, df, progress)
+            } else {
+                run_typed::<Entry<u128, $n>, $n>(root, classes, opts, df, progress)
+            }
+        };
+    }
+    match classes.len() {
+        1 => go!(1),
+        2 if root.shape().squares() <= 25 => {
+            match run_typed::<Packed2, 2>(root, classes, opts, df, progress) {
+                Err(CountError::Overflow(_)) => {
+                    run_typed::<Entry<u64, 2>, 2>(root, classes, opts, df, progress)
+                }
+                r => r,
+            }
+        }
+        2 => go!(2),
+        3 | 4 => go!(4),
+        5..=8 => go!(8),
+        9..=32 => go!(32),
+        k => Err(CountError::Checkpoint {
+            path: "-".into(),
+            msg: format!("{k} first-move classes: dp handles at most 32; use --method dfs"),
+        }),
+    }
+}
+
+/// The error of a dataflow run.
+fn dataflow_error(msg: String) -> CountError {
+    CountError::Dataflow(msg)
+}
+
+fn run_typed<S: Slot<N>, const N: usize>(
+    root: &Position,
+    classes: &[Class],
+    opts: &CountOptions,
+    df: &Dataflow,
+    progress: &dyn Progress,
+) -> Result<MethodResult, CountError> {
+    let peers = df.peers();
+    let id_text = format!(
+        "dataflow 1 {} {} {:?} {} {} {peers} {}",
+        root.to_board_string(),
+        opts.symmetry,
+        classes
+            .iter()
+            .map(|c| c.pos.to_board_string())
+            .collect::<Vec<_>>(),
+        N,
+        std::mem::size_of::<S>(),
+        df.workers
+    );
+    let run_id = crate::fnv::fnv1a(crate::fnv::OFFSET, id_text.as_bytes());
+    let dir = opts
+        .checkpoint
+        .as_ref()
+        .map(|p| p.with_file_name("count-dataflow.checkpoint"));
+    if let Some(d) = &dir {
+        let mine = checkpoint::saved_layers(d, run_id, df, peers);
+        if opts.resume && mine == 0 {
+            return Err(CountError::Dataflow(format!(
+                "--resume: process {} has no saved layer of this run in {}",
+                df.process,
+                d.display()
+            )));
+        }
+        if !opts.resume && mine != 0 {
+            return Err(CountError::StoppedRun(d.clone()));
+        }
+    }
+    let w = df.workers;
+    let job = Arc::new(Job {
+        root: *root,
+        classes: classes.iter().map(|c| c.pos).collect(),
+        symmetry: opts.symmetry,
+        run_id,
+        handshake: run_id ^ u64::from(opts.resume),
+        worker_budget: opts.memory_mb.saturating_mul(1 << 20) / w as u64,
+        checkpoint: dir.clone(),
+        resume: opts.resume,
+        save_every: Duration::from_secs(opts.checkpoint_secs),
+        stop_after: opts.stop_after,
+        meter: Meter {
+            discs: (0..w).map(|_| AtomicU32::new(0)).collect(),
+            len: (0..w).map(|_| AtomicU64::new(0)).collect(),
+            done: (0..w).map(|_| AtomicU64::new(0)).collect(),
+            layers_done: AtomicU64::new(0),
+        },
+    });
+    let config = timely::Config {
+        communication: if df.hosts.is_empty() {
+            timely::CommunicationConfig::Process(w)
+        } else {
+            timely::CommunicationConfig::Cluster {
+                threads: w,
+                process: df.process,
+                addresses: df.hosts.clone(),
+                report: false,
+                zerocopy: false,
+            }
+        },
+        worker: timely::WorkerConfig::default(),
+    };
+    quiet_timely_panics();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let job2 = Arc::clone(&job);
+    std::thread::Builder::new()
+        .name("dataflow".into())
+        .spawn(move || {
+            let _ = tx.send(execute::<S, N>(config, job2, w));
+        })
+        .map_err(|e| dataflow_error(format!("cannot start the dataflow ({e})")))?;
+
+    let squares = root.shape().squares();
+    let mut shown: Option<u32> = None;
+    let mut done_shown = 0u64;
+    let results = loop {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(r) => break r,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(dataflow_error(
+                    "the dataflow thread ended without a result".into(),
+                ))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if progress.should_stop() {
+            let layers = job.meter.layers_done.load(Ordering::Relaxed);
+            return Err(CountError::Interrupted {
+                done: layers,
+                total: layers + u64::from(squares.saturating_sub(current_discs(&job.meter))),
+                unit: "layers",
+                saved: match &dir {
+                    Some(d) => format!(
+                        "the layers saved so far are in {}: continue with --resume on every process",
+                        d.display()
+                    ),
+                    None => "nothing saved".into(),
+                },
+            });
+        }
+        let discs = current_discs(&job.meter);
+        if discs > 0 && shown != Some(discs) {
+            if shown.is_some() {
+                progress.finish();
+            }
+            let total = sum_at(&job.meter, discs, &job.meter.len);
+            progress.start(
+                &format!("dp {discs:>2} discs, {peers} workers"),
+                total.max(1),
+            );
+            shown = Some(discs);
+            done_shown = 0;
+        }
+        if let Some(d) = shown {
+            let done = sum_at(&job.meter, d, &job.meter.done);
+            if done > done_shown {
+                progress.advance(done - done_shown);
+                done_shown = done;
+            }
+        }
+    };
+    if shown.is_some() {
+        progress.finish();
+    }
+    let outs = results.map_err(|e| {
+        dataflow_error(match df.hosts.get(df.process) {
+            Some(addr) => format!("cannot start process {} at {addr}: {e}", df.process),
+            None => format!("cannot start the dataflow: {e}"),
+        })
+    })?;
+    let mut first: Option<WorkerOut> = None;
+    let mut peak = 0;
+    let mut fail: Option<Fail> = None;
+    for r in outs {
+        match r {
+            Some(Ok(o)) => {
+                peak += o.peak;
+                first.get_or_insert(o);
+            }
+            Some(Err(f)) => {
+                if fail.is_none() || matches!(f, Fail::Input(_)) {
+                    fail = Some(f);
+                }
+            }
+            None => {
+                let msg = lost_peer_message().unwrap_or_else(|| "a worker panicked".into());
+                fail = Some(Fail::Other(format!(
+                    "{msg}; a process was lost or failed: start every process again with \
+                     --resume"
+                )));
+            }
+        }
+    }
+    if let Some(f) = fail {
+        return Err(match f {
+            Fail::Input(m) => CountError::DataflowInput(m),
+            Fail::Overflow => CountError::Overflow("the path counts of a layer"),
+            Fail::Memory(needed_mb, budget_mb) => {
+                CountError::Memory(crate::memory::MemoryError::OverBudget {
+                    what: format!(
+                        "counting by layers as a dataflow of {peers} workers (per worker)"
+                    ),
+                    needed_mb,
+                    budget_mb,
+                })
+            }
+            Fail::Stopped => {
+                let layers = job.meter.layers_done.load(Ordering::Relaxed);
+                CountError::Interrupted {
+                    done: layers,
+                    total: layers + u64::from(squares.saturating_sub(current_discs(&job.meter))),
+                    unit: "layers",
+                    saved: match &dir {
+                        Some(d) => format!("the layers saved so far are in {}", d.display()),
+                        None => "nothing saved".into(),
+                    },
+                }
+            }
+            Fail::Other(m) => CountError::Dataflow(m),
+        });
+    }
+    let out = first.ok_or_else(|| dataflow_error("no worker returned a result".into()))?;
+    if let Some(d) = &dir {
+        checkpoint::remove_mine(d, run_id, df, peers);
+    }
+    Ok(MethodResult {
+        matrices: out.matrices,
+        layers: Some(out.rows),
+        peak_layer_mb: Some(peak as f64 / f64::from(1 << 20)),
+        disk: None,
+        resumed_units: out.resumed,
+    })
+}
+
+/// Runs the workers of this process to the end and returns what each returned (`None` for one
+/// that panicked, as timely's workers do when a peer process is lost). On success timely's
+/// threads are joined, which lets their last messages reach the other processes; after a
+/// failure they are left behind (joining them would panic again), and the process exits soon.
+fn execute<S: Slot<N>, const N: usize>(
+    config: timely::Config,
+    job: Arc<Job>,
+    w: usize,
+) -> Result<Vec<Option<Result<WorkerOut, Fail>>>, String> {
+    type Slots = Vec<Option<Result<WorkerOut, Fail>>>;
+    let store: Arc<std::sync::Mutex<Slots>> =
+        Arc::new(std::sync::Mutex::new((0..w).map(|_| None).collect()));
+    let store2 = Arc::clone(&store);
+    let guards = timely::execute(config, move |worker| {
+        let r = worker::worker_main::<S, N>(worker, &job);
+        if let Ok(mut s) = store2.lock() {
+            s[worker.index() % w] = Some(r);
+        }
+    })?;
+    while !guards
+        .guards()
+        .iter()
+        .all(std::thread::JoinHandle::is_finished)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let results = std::mem::take(&mut *store.lock().map_err(|_| "a worker panicked")?);
+    if results.iter().all(Option::is_some) {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(guards)));
+    } else {
+        std::mem::forget(guards);
+    }
+    Ok(results)
+}
+
+/// The layer the slowest local worker is on (0 before any started).
+fn current_discs(m: &Meter) -> u32 {
+    m.discs
+        .iter()
+        .map(|d| d.load(Ordering::Relaxed))
+        .min()
+        .unwrap_or(0)
+}
+
+/// Sums `values` over the local workers on the layer of `discs` discs.
+fn sum_at(m: &Meter, discs: u32, values: &[AtomicU64]) -> u64 {
+    m.discs
+        .iter()
+        .zip(values)
+        .filter(|(d, _)| d.load(Ordering::Relaxed) == discs)
+        .map(|(_, v)| v.load(Ordering::Relaxed))
+        .sum()
+}
+
+static LOST_PEER: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// The first message of timely's communication threads, kept by [`quiet_timely_panics`].
+fn lost_peer_message() -> Option<String> {
+    LOST_PEER.lock().ok()?.clone()
+}
+
+/// Timely stops a computation whose peer went away by panicking in its network threads and
+/// then in every worker; those panics are kept (the first message is reported once, in one
+/// line) rather than printed with a backtrace hint by each thread. Other panics print as
+/// usual.
+fn quiet_timely_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let msg = info
+                .payload()
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| {
+                    info.payload()
+                        .downcast_ref::<&str>()
+                        .map(|s| (*s).to_string())
+                })
+                .unwrap_or_default();
+            if msg.contains("timely communication error") || msg.contains("poisoned") {
+                if let Ok(mut first) = LOST_PEER.lock() {
+                    // The network thread's message says what happened; a worker's only that
+                    // its queue was poisoned.
+                    let better = msg.contains("timely communication error")
+                        && !first.as_ref().is_some_and(|m| m.contains("communication"));
+                    if first.is_none() || better {
+                        *first = Some(msg);
+                    }
+                }
+            } else {
+                default(info);
+            }
+        }));
+    });
+}

@@ -1,0 +1,339 @@
+//! End-to-end tests of the dataflow count (`reversi count --workers`, `--processes`): the
+//! files equal the one-process count's byte for byte whatever the numbers of processes and
+//! workers; a lost process stops the others with a clear error, and `--resume` on every process
+//! finishes with the same files; bad cluster input is refused before counting.
+//!
+//! Processes talk over 127.0.0.1 only, on ports the system hands out (bound to port 0 and
+//! released just before the processes start), so parallel tests do not clash.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("reversi-dataflow-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn reversi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Asserts that `a` and `b` hold the same files with the same bytes, but `run.json` (time,
+/// threads, memory of one run).
+fn same_files(a: &Path, b: &Path) {
+    let names = |d: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n != "run.json" && !n.ends_with(".checkpoint"))
+            .collect();
+        v.sort();
+        v
+    };
+    let (na, nb) = (names(a), names(b));
+    assert_eq!(na, nb, "{} and {}", a.display(), b.display());
+    assert!(na.contains(&"summary.json".to_string()));
+    for n in na {
+        let (x, y) = (
+            std::fs::read(a.join(&n)).unwrap(),
+            std::fs::read(b.join(&n)).unwrap(),
+        );
+        assert!(
+            x == y,
+            "{n} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}
+
+/// A hostfile of `n` free ports on 127.0.0.1.
+fn hostfile(d: &Path, n: usize) -> PathBuf {
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let text: String = listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}\n", l.local_addr().unwrap().port()))
+        .collect();
+    let path = d.join("hosts.txt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Starts process `i` of `n` with `args`, writing into `out`.
+fn start(args: &[&str], n: usize, i: usize, w: usize, hosts: &Path, out: &Path) -> Child {
+    let (n, i, w) = (n.to_string(), i.to_string(), w.to_string());
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["count"])
+        .args(args)
+        .args(["--workers", &w, "--processes", &n, "--process", &i])
+        .arg("--hostfile")
+        .arg(hosts)
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Runs `n` processes of `w` workers to the end; panics unless all succeed. Process 0's
+/// files are in `d/out0`.
+fn cluster(d: &Path, args: &[&str], n: usize, w: usize) {
+    let hosts = hostfile(d, n);
+    let kids: Vec<Child> = (0..n)
+        .map(|i| start(args, n, i, w, &hosts, &d.join(format!("out{i}"))))
+        .collect();
+    for (i, k) in kids.into_iter().enumerate() {
+        let out = k.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "process {i} of {n}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for i in 1..n {
+        assert!(
+            !d.join(format!("out{i}/summary.json")).exists(),
+            "only process 0 writes the files"
+        );
+    }
+}
+
+fn one_process(d: &Path, args: &[&str], extra: &[&str]) -> PathBuf {
+    let out = d.join(format!("one{}", extra.join("")));
+    let o = out.to_str().unwrap();
+    let r = reversi(&[&["count"], args, extra, &["--out", o]].concat());
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    out
+}
+
+#[test]
+fn workers_and_processes_do_not_change_the_files() {
+    for (name, args) in [
+        ("4x5", &["--rows", "4", "--cols", "5"][..]),
+        ("5x5-line", &["-n", "5", "--moves", "c2 b2 b3 b4 a4 c1"][..]),
+    ] {
+        let d = dir(name);
+        let plain = one_process(&d, args, &[]);
+        for w in ["1", "2", "3"] {
+            let df = one_process(&d, args, &["--workers", w]);
+            same_files(&plain, &df);
+        }
+        for (n, w) in [(2, 1), (3, 1), (2, 2)] {
+            let c = d.join(format!("c{n}x{w}"));
+            std::fs::create_dir_all(&c).unwrap();
+            cluster(&c, args, n, w);
+            same_files(&plain, &c.join("out0"));
+        }
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
+/// The larger boards, 4x6 and 5x5 after `c2 b2`, with 2 and 3 processes (about five minutes
+/// on two cores): `cargo test --release --test dataflow -- --ignored`.
+#[test]
+#[ignore]
+fn larger_boards_on_two_and_three_processes() {
+    for (name, args) in [
+        ("4x6", &["--rows", "4", "--cols", "6"][..]),
+        ("5x5-c2b2", &["-n", "5", "--moves", "c2 b2"][..]),
+    ] {
+        let d = dir(name);
+        let plain = one_process(&d, args, &[]);
+        for n in [2, 3] {
+            let c = d.join(format!("c{n}"));
+            std::fs::create_dir_all(&c).unwrap();
+            cluster(&c, args, n, 1);
+            same_files(&plain, &c.join("out0"));
+        }
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
+
+#[test]
+fn a_lost_process_stops_the_others_and_resume_finishes() {
+    let d = dir("kill");
+    let args = &[
+        "-n",
+        "5",
+        "--moves",
+        "c2 b2 b3 b4 a4",
+        "--checkpoint-secs",
+        "0",
+    ][..];
+    let plain = one_process(&d, &args[..4], &[]);
+    let hosts = hostfile(&d, 3);
+    let outs: Vec<PathBuf> = (0..3).map(|i| d.join(format!("out{i}"))).collect();
+    let mut kids: Vec<Child> = (0..3)
+        .map(|i| start(args, 3, i, 1, &hosts, &outs[i]))
+        .collect();
+    // Wait until process 1 saved a few layers, then kill it mid-count.
+    let saved = |out: &Path| {
+        std::fs::read_dir(out.join("count-dataflow.checkpoint"))
+            .map(|r| r.count())
+            .unwrap_or(0)
+    };
+    let t = Instant::now();
+    while saved(&outs[1]) < 2 && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(saved(&outs[1]) >= 2, "process 1 saved no layer");
+    kids[1].kill().unwrap();
+    let killed = Instant::now();
+    let _ = kids[1].wait();
+    for i in [0, 2] {
+        let out = kids
+            .remove(if i == 0 { 0 } else { 1 })
+            .wait_with_output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            // The count may have ended before the kill was noticed: then nothing to check.
+            continue;
+        }
+        assert!(
+            killed.elapsed() < Duration::from_secs(20),
+            "process {i} hung"
+        );
+        assert_eq!(out.status.code(), Some(1), "process {i}: {err}");
+        assert!(err.contains("dataflow"), "process {i}: {err}");
+        assert!(!err.contains("panicked"), "process {i}: {err}");
+    }
+    // Every process again with --resume: the same files as one process.
+    let kids: Vec<Child> = (0..3)
+        .map(|i| {
+            let a = [args, &["--resume"]].concat();
+            start(&a, 3, i, 1, &hosts, &outs[i])
+        })
+        .collect();
+    for (i, k) in kids.into_iter().enumerate() {
+        let out = k.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "resumed process {i}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    same_files(&plain, &outs[0]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Runs `count` with `args` and expects exit 2 with one line on stderr containing `needle`.
+fn refused(args: &[&str], needle: &str) {
+    let out = reversi(&[&["count", "--rows", "4", "--cols", "5", "--no-files"], args].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+}
+
+#[test]
+fn bad_cluster_input_is_refused() {
+    let d = dir("bad");
+    let bad = d.join("bad.txt");
+    std::fs::write(&bad, "127.0.0.1:40001\nnot a host\n").unwrap();
+    let b = bad.to_str().unwrap();
+    refused(
+        &["--processes", "2", "--process", "0", "--hostfile", b],
+        "line 2",
+    );
+    let good = hostfile(&d, 2);
+    let g = good.to_str().unwrap();
+    refused(
+        &["--processes", "2", "--process", "2", "--hostfile", g],
+        "out of range",
+    );
+    refused(
+        &["--processes", "3", "--process", "0", "--hostfile", g],
+        "has 2 host:port lines",
+    );
+    refused(&["--processes", "2", "--process", "0"], "--hostfile");
+    refused(&["--workers", "2", "--method", "dfs"], "only --method dp");
+    refused(&["--workers", "0"], "--workers");
+    refused(
+        &[
+            "--hostfile",
+            d.join("none.txt").to_str().unwrap(),
+            "--process",
+            "0",
+        ],
+        "cannot read",
+    );
+}
+
+#[test]
+fn a_port_in_use_is_reported() {
+    let d = dir("port");
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let other = TcpListener::bind("127.0.0.1:0").unwrap();
+    let hosts = d.join("hosts.txt");
+    std::fs::write(
+        &hosts,
+        format!(
+            "127.0.0.1:{port}\n127.0.0.1:{}\n",
+            other.local_addr().unwrap().port()
+        ),
+    )
+    .unwrap();
+    drop(other);
+    let out = reversi(&[
+        "count",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--no-files",
+        "--processes",
+        "2",
+        "--process",
+        "0",
+        "--hostfile",
+        hosts.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&port.to_string()) || err.contains("in use"),
+        "{err}"
+    );
+    drop(taken);
+}
+
+#[test]
+fn processes_started_differently_are_refused() {
+    let d = dir("differ");
+    let hosts = hostfile(&d, 2);
+    let a = start(
+        &["--rows", "4", "--cols", "5"],
+        2,
+        0,
+        1,
+        &hosts,
+        &d.join("a"),
+    );
+    let b = start(
+        &["--rows", "4", "--cols", "6"],
+        2,
+        1,
+        1,
+        &hosts,
+        &d.join("b"),
+    );
+    for (name, k) in [("a", a), ("b", b)] {
+        let out = k.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains("started with another board"), "{name}: {err}");
+        assert!(!d.join(name).join("summary.json").exists());
+    }
+}

@@ -325,6 +325,22 @@ pub struct CountReport {
     /// The dataflow count's processes and workers per process, when it ran as one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dataflow: Option<DataflowShape>,
+    /// The dataflow count's traffic per layer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchanged: Option<Vec<ExchangeRow>>,
+}
+
+/// What the workers of a dataflow count sent each other while expanding one layer: the bytes
+/// of children's entries (key and counts, 8 bytes a word) to another worker of the same process
+/// and to a worker of another process (over the network).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ExchangeRow {
+    /// Discs of the layer expanded.
+    pub discs: u32,
+    /// Bytes to other workers of the same process.
+    pub within_processes: u64,
+    /// Bytes to workers of other processes.
+    pub between_processes: u64,
 }
 
 /// How a dataflow count was spread.
@@ -353,6 +369,7 @@ pub(crate) struct MethodResult {
     pub peak_layer_mb: Option<f64>,
     pub disk: Option<DiskStats>,
     pub resumed_units: u64,
+    pub exchanged: Option<Vec<ExchangeRow>>,
 }
 
 /// Plays a forced pass, so the side to move has a move; `None` if the game is over.
@@ -449,6 +466,7 @@ pub fn count(
 
     let result = if classes.is_empty() {
         MethodResult {
+            exchanged: None,
             matrices: Vec::new(),
             layers: (opts.method == Method::Dp).then(Vec::new),
             peak_layer_mb: (opts.method == Method::Dp).then_some(0.0),
@@ -626,6 +644,7 @@ fn build_report(
         resumed_units: result.resumed_units,
         seconds,
         threads: rayon::current_num_threads(),
+        exchanged: result.exchanged,
         dataflow: opts.dataflow.as_ref().map(|d| DataflowShape {
             processes: d.processes(),
             workers: d.workers,

@@ -12,6 +12,7 @@ pub const RUN_FIELDS: &[&str] = &[
     "seconds",
     "threads",
     "dataflow",
+    "exchanged",
 ];
 
 /// The whole count report, pretty-printed (counts as exact integers): what `--json` prints.

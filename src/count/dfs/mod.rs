@@ -100,6 +100,7 @@ pub(crate) fn run(
     }
     cp.remove();
     Ok(MethodResult {
+        exchanged: None,
         disk: None,
         matrices,
         layers: None,

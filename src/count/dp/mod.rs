@@ -661,6 +661,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
     let budget = opts.memory_mb.saturating_mul(1 << 20);
     let plan = disk_plan(root, opts);
     let to_result = |out: disk::DiskOutcome, peak: usize, resumed: u64| MethodResult {
+        exchanged: None,
         matrices: out.matrices,
         layers: Some(out.rows),
         peak_layer_mb: Some(peak.max(out.stats.peak_memory as usize) as f64 / f64::from(1 << 20)),
@@ -757,6 +758,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
     }
     cp.remove();
     Ok(MethodResult {
+        exchanged: None,
         matrices,
         layers: Some(rows),
         peak_layer_mb: Some(peak as f64 / f64::from(1 << 20)),

@@ -16,7 +16,7 @@
 //! A round starts with a handshake at time 0: the workers compare a fingerprint of the board
 //! and options (refusing processes started differently) and the layers each has saved. With a
 //! checkpoint directory, every worker saves its part of a layer when any worker asked for it at
-//! the end of the last round (see [`checkpoint`]); `--resume` on every process continues from the
+//! the end of the last round (see `checkpoint.rs`); `--resume` on every process continues from the
 //! last layer every worker saved.
 
 use std::path::PathBuf;
@@ -122,6 +122,7 @@ struct Meter {
 pub(crate) struct WorkerOut {
     matrices: Vec<Vec<u128>>,
     rows: Vec<LayerRow>,
+    exchanged: Vec<crate::count::ExchangeRow>,
     peak: usize,
     resumed: u64,
 }
@@ -381,6 +382,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
         checkpoint::remove_mine(d, run_id, df, peers);
     }
     Ok(MethodResult {
+        exchanged: Some(out.exchanged),
         matrices: out.matrices,
         layers: Some(out.rows),
         peak_layer_mb: Some(peak as f64 / f64::from(1 << 20)),

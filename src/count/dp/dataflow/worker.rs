@@ -19,7 +19,7 @@ use crate::count::dp::{
     expand_chunk, half, partition, partitions_for, Expansion, Key, Layer, Local, Packer, Slot,
     Table, CHUNK,
 };
-use crate::count::LayerRow;
+use crate::count::{ExchangeRow, LayerRow};
 use crate::memory::HugeBuf;
 
 /// Received children staged before they are merged into the tables.
@@ -57,6 +57,9 @@ struct Stat {
     save: bool,
     /// Final round: the worker's score tallies, as (low, high) words.
     tally: Vec<u64>,
+    /// Bytes of children the worker sent in the previous round to other workers of its
+    /// process and to other processes.
+    sent: [u64; 2],
 }
 
 /// 64-bit words of a key.
@@ -232,6 +235,10 @@ struct Rounds<'a, S: Copy, const N: usize> {
     probe: ProbeHandle<u64>,
     inbox: Rc<RefCell<Inbox<S, N>>>,
     peers: usize,
+    /// Workers per process.
+    workers: usize,
+    /// Bytes of children sent this round to other workers of this process, to other processes.
+    sent: [u64; 2],
 }
 
 impl<S: Slot<N>, const N: usize> Rounds<'_, S, N> {
@@ -330,6 +337,8 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         probe,
         inbox: Rc::clone(&inbox),
         peers,
+        workers: job.meter.discs.len(),
+        sent: [0; 2],
     };
 
     // Handshake: the same run everywhere, and the layers every worker saved.
@@ -343,6 +352,7 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         fail: None,
         save: false,
         tally: Vec::new(),
+        sent: [0; 2],
     };
     rounds.begin(0);
     rounds.tell_all(&hello);
@@ -398,6 +408,7 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
     let mut growth = 4.0f64;
     let mut fail: Option<Fail> = None;
     let mut rounds_here = 0u64;
+    let mut exchanged = Vec::new();
     let mut l = Local::<S> {
         staged: (0..2 * peers).map(|_| Vec::new()).collect(),
         tally: vec![0u128; k * ss],
@@ -433,6 +444,7 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
             fail: fail.clone(),
             save: dir.is_some() && last_save.elapsed() >= job.save_every,
             tally: Vec::new(),
+            sent: std::mem::take(&mut rounds.sent),
         };
         rounds.begin(t);
         rounds.tell_all(&stat);
@@ -452,6 +464,9 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         let stats = rounds.finish(t)?;
         if let Some(f) = stats.iter().find_map(|s| s.fail.clone()) {
             return Err(f);
+        }
+        if rounds_here > 0 {
+            exchanged.push(exchange_row(discs - 1, &stats));
         }
         let total: u64 = stats.iter().map(|s| s.len).sum();
         if total == 0 {
@@ -494,6 +509,7 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
             .iter()
             .flat_map(|&c| [c as u64, (c >> 64) as u64])
             .collect(),
+        sent: [0; 2],
     };
     rounds.begin(t);
     rounds.tell_all(&last);
@@ -507,9 +523,20 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
     Ok(WorkerOut {
         matrices: sum.chunks(ss).map(<[u128]>::to_vec).collect(),
         rows,
+        exchanged,
         peak,
         resumed,
     })
+}
+
+/// The traffic of the round that expanded the layer of `discs` discs, from the records of the
+/// round after it.
+fn exchange_row(discs: u32, stats: &[Stat]) -> ExchangeRow {
+    ExchangeRow {
+        discs,
+        within_processes: stats.iter().map(|s| s.sent[0]).sum(),
+        between_processes: stats.iter().map(|s| s.sent[1]).sum(),
+    }
 }
 
 /// Expands the worker's part of the layer, freeing it as it goes, and sends the children to
@@ -571,8 +598,14 @@ fn flush<S: Slot<N>, const N: usize>(rounds: &mut Rounds<'_, S, N>, l: &mut Loca
         let mut words = Vec::new();
         words_of::<S, N>(v, &mut words);
         v.clear();
+        let to = t % peers;
+        let me = rounds.worker.index();
+        if to != me {
+            let far = usize::from(to / rounds.workers != me / rounds.workers);
+            rounds.sent[far] += 8 * words.len() as u64;
+        }
         rounds.send(Msg {
-            to: (t % peers) as u32,
+            to: to as u32,
             body: Body::Children {
                 half: (t / peers) as u8,
                 words,

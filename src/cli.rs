@@ -54,6 +54,12 @@ pub enum Command {
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// A run stopped by Ctrl-C, SIGTERM or SIGHUP after saving or showing what it had: exit code
+/// 130.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Interrupted(pub String);
+
 /// Which board, and where on it to start.
 #[derive(Debug, Clone, Args)]
 pub struct BoardArgs {

@@ -44,6 +44,7 @@ fn main() {
             std::process::exit(2);
         }
     };
+    cmd::install_signal_handler();
     if let Some(n) = cli.threads {
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n as usize)
@@ -66,10 +67,16 @@ fn exit_code(e: &anyhow::Error) -> i32 {
         matches!(
             c.downcast_ref::<reversi_nxn::count::CountError>(),
             Some(reversi_nxn::count::CountError::Interrupted { .. })
-        )
+        ) || matches!(
+            c.downcast_ref::<reversi_nxn::perft::PerftError>(),
+            Some(reversi_nxn::perft::PerftError::Stopped(_))
+        ) || matches!(
+            c.downcast_ref::<reversi_nxn::strong::StrongError>(),
+            Some(reversi_nxn::strong::StrongError::Stopped)
+        ) || c.is::<cli::Interrupted>()
     });
     if interrupted {
-        return 130;
+        return cmd::INTERRUPTED;
     }
     let bad_input = e.chain().any(|c| {
         c.is::<BoardError>()

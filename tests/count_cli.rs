@@ -198,7 +198,11 @@ fn interrupted_run_resumes_to_the_same_result() {
             "--threads",
             "1",
         ]);
-        assert_eq!(out.status.code(), Some(130), "an interrupted count exits with 130");
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "an interrupted count exits with 130"
+        );
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains("interrupted") && err.contains("--resume"),

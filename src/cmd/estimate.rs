@@ -44,11 +44,11 @@ pub fn run(args: &EstimateArgs) -> Result<()> {
         // A partial estimate is still a valid one (with fewer probes): show it, but do not
         // save it as if it were the run asked for.
         print_report(&report);
-        anyhow::bail!(
-            "stopped after {} of {} probes; nothing written",
-            report.samples,
-            args.samples
-        );
+        return Err(crate::cli::Interrupted(format!(
+            "interrupted after {} of {} probes; nothing written",
+            report.samples, args.samples
+        ))
+        .into());
     }
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

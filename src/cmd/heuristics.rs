@@ -39,7 +39,7 @@ pub fn run(args: &HeuristicsArgs) -> Result<()> {
     }
     let shape = args.board.shape(4)?;
     let dir = PathBuf::from("results").join(shape.name());
-    let bar = Bar::new(super::stop_flag());
+    let bar = Bar::new(super::no_stop());
     let default_table = dir.join("strong.bin");
     let table = match &args.table {
         Some(path) => StrongTable::load(path)?,

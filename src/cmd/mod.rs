@@ -37,13 +37,48 @@ pub fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-/// A stop flag set by Ctrl-C (SIGINT) or SIGTERM, for jobs that save their work and stop.
+/// The flag the signal handler sets for a command that saves its work.
+static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+/// Whether the running command polls [`STOP`] (it asked for it with [`stop_flag`]).
+static COOPERATIVE: AtomicBool = AtomicBool::new(false);
+/// Signals received.
+static SIGNALS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The exit code of a run stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP, whatever the command.
+pub const INTERRUPTED: i32 = 130;
+
+/// Installs the one handler of Ctrl-C (SIGINT), SIGTERM and SIGHUP, at start-up. A command that
+/// saves its work took [`stop_flag`] and polls it: the first signal asks it to stop (it saves
+/// what can be resumed and exits with [`INTERRUPTED`]), a second exits at once. Any other
+/// command has nothing to save and exits with [`INTERRUPTED`] at the first signal.
+pub fn install_signal_handler() {
+    let _ = ctrlc::set_handler(|| {
+        let n = SIGNALS.fetch_add(1, Ordering::SeqCst) + 1;
+        if COOPERATIVE.load(Ordering::SeqCst) && n == 1 {
+            stop_handle().store(true, Ordering::SeqCst);
+            eprintln!("\nstopping: saving the work done (a second Ctrl-C quits at once)");
+        } else {
+            eprintln!("\ninterrupted");
+            std::process::exit(INTERRUPTED);
+        }
+    });
+}
+
+fn stop_handle() -> &'static Arc<AtomicBool> {
+    STOP.get_or_init(|| Arc::new(AtomicBool::new(false)))
+}
+
+/// The stop flag, for a command that polls it and saves its work when it is set (see
+/// [`install_signal_handler`]).
 pub fn stop_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    // A second handler cannot be installed; the first flag then stays the only one.
-    let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
-    flag
+    COOPERATIVE.store(true, Ordering::SeqCst);
+    Arc::clone(stop_handle())
+}
+
+/// A flag no signal sets, for the progress bar of a command that does not save its work (a
+/// signal ends it at once).
+pub fn no_stop() -> Arc<AtomicBool> {
+    Arc::new(AtomicBool::new(false))
 }
 
 /// The most empty squares for which `play` and `analyze` call the exact solver (about a second

@@ -64,7 +64,12 @@ pub fn run(args: &PerftArgs) -> Result<()> {
         symmetry: !args.no_symmetry,
         hash_mb: args.hash_mb,
     };
-    let bar = Bar::new(super::stop_flag());
+    // Only the deep run saves its work; the others end at once on Ctrl-C.
+    let bar = Bar::new(if deep {
+        super::stop_flag()
+    } else {
+        super::no_stop()
+    });
     let report = if deep {
         let checkpoint = args.checkpoint.clone().unwrap_or_else(|| {
             PathBuf::from(format!(

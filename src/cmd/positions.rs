@@ -58,6 +58,10 @@ pub fn run(args: &PositionsArgs) -> Result<()> {
         print_report(&report);
     }
     if let Some(why) = &report.stopped {
+        if why.starts_with("stopped during") {
+            // Ctrl-C: the plies before are shown above.
+            return Err(crate::cli::Interrupted(format!("interrupted: {why}")).into());
+        }
         eprintln!("stopped early: {why}");
     }
     Ok(())

@@ -703,6 +703,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
     let mut growth = 4.0;
     let mut done_here = 0u64;
     let mut last_save = Instant::now();
+    let mut saved_once = false;
     // Saving costs time and disk: save at most every minute, and spend at most a twentieth of
     // the run on it. (A stop asked for by Ctrl-C or SIGTERM always saves.)
     let mut save_every = Duration::from_secs(60);
@@ -736,7 +737,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
         });
         progress.start(&format!("dp {:>2} discs", layer.discs), layer.len() as u64);
         let before = layer.len();
-        layer = expand(
+        layer = match expand(
             layer,
             &pk,
             growth,
@@ -745,13 +746,34 @@ fn run_typed<S: Slot<N>, const N: usize>(
             &mut peak,
             budget,
             progress,
-        )?;
+        ) {
+            // Stopped mid-layer: the layer is half freed, so the last checkpoint saved (by this
+            // run or the one it resumed) is what can be resumed.
+            Err(CountError::Interrupted { .. }) => {
+                progress.finish();
+                let saved = if cp.enabled() && (saved_once || resumed_units > 0) {
+                    "the last checkpoint (saved at a layer's end, at most a minute of work ago) \
+                     stays: run the same command with --resume to continue"
+                        .to_string()
+                } else {
+                    "nothing saved yet (a layer is saved after a minute of work)".to_string()
+                };
+                return Err(CountError::Interrupted {
+                    done: rows.len() as u64 - 1,
+                    total: total_layers,
+                    unit: "layers",
+                    saved,
+                });
+            }
+            r => r?,
+        };
         progress.finish();
         growth = layer.len() as f64 / before as f64;
         done_here += 1;
         if cp.enabled() && layer.len() > 0 && last_save.elapsed() >= save_every {
             let t = Instant::now();
             cp.save(&layer, &matrices, &rows)?;
+            saved_once = true;
             save_every = save_every.max(20 * t.elapsed());
             last_save = Instant::now();
         }
@@ -868,6 +890,14 @@ fn expand<S: Slot<N>, const N: usize>(
         }
         progress.advance(n as u64);
         i = j;
+        if progress.should_stop() && i < layer.parts.len() {
+            return Err(CountError::Interrupted {
+                done: 0,
+                total: 0,
+                unit: "layers",
+                saved: String::new(),
+            });
+        }
     }
     if !ok {
         return Err(CountError::Overflow("the path counts of a layer"));

@@ -49,7 +49,23 @@ pub(crate) fn run(
     let stride = shape.squares() as usize + 1;
     let k = classes.len();
     let mut matrices = vec![vec![0u128; stride * stride]; k];
-    let tasks = frontier(classes, opts.symmetry, opts.frontier, &mut matrices, stride);
+    let asked = || progress.should_stop();
+    let Some(tasks) = frontier(
+        classes,
+        opts.symmetry,
+        opts.frontier,
+        &mut matrices,
+        stride,
+        &asked,
+    ) else {
+        // Nothing is saved before the frontier exists: it is rebuilt on resume.
+        return Err(CountError::Interrupted {
+            done: 0,
+            total: 0,
+            unit: "subtrees",
+            saved: "nothing saved yet (the frontier was being built)".to_string(),
+        });
+    };
     progress.note(&format!("dfs: a frontier of {} positions", tasks.len()));
 
     let mut cp = match &opts.checkpoint {
@@ -64,15 +80,25 @@ pub(crate) fn run(
     let finished = AtomicU64::new(0);
     let stopped = std::sync::atomic::AtomicBool::new(false);
     let shared = Mutex::new(&mut cp);
-    todo.par_iter().for_each(|&i| {
+    // Asked before each subtree and inside the walk: a stop ends the subtrees under way, which
+    // are walked again on resume.
+    let stop = || {
         let limit_hit = opts
             .stop_after
             .is_some_and(|n| finished.load(Ordering::Relaxed) >= n);
         if stopped.load(Ordering::Relaxed) || limit_hit || progress.should_stop() {
             stopped.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    };
+    todo.par_iter().for_each(|&i| {
+        if stop() {
             return;
         }
-        let tally = subtree(&tasks[i].pos, stride);
+        let Some(tally) = subtree(&tasks[i].pos, stride, &stop) else {
+            return;
+        };
         finished.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut guard) = shared.lock() {
             guard.record(i, &tally, &tasks[i].weights);
@@ -110,14 +136,16 @@ pub(crate) fn run(
 }
 
 /// Expands the classes ply by ply until the frontier holds `target` positions (or the games
-/// end), tallying ended games into `matrices`. The order is fixed (sorted by key).
+/// end), tallying ended games into `matrices`. The order is fixed (sorted by key). `None` if
+/// `stop` answered yes (asked every 4,096 positions expanded).
 fn frontier(
     classes: &[Class],
     symmetry: bool,
     target: usize,
     matrices: &mut [Vec<u128>],
     stride: usize,
-) -> Vec<Task> {
+    stop: walk::StopCheck,
+) -> Option<Vec<Task>> {
     let k = classes.len();
     let mut level: Vec<Task> = classes
         .iter()
@@ -133,7 +161,10 @@ fn frontier(
         .collect();
     while !level.is_empty() && level.len() < target {
         let mut next: HashMap<(u64, u64, bool), Task> = HashMap::new();
-        for t in &level {
+        for (n, t) in level.iter().enumerate() {
+            if n % 4096 == 0 && stop() {
+                return None;
+            }
             for sq in Squares(t.pos.moves()) {
                 let child = t.pos.play(sq).expect("legal move");
                 match normalize(child) {
@@ -160,5 +191,5 @@ fn frontier(
         tasks.sort_by_key(|(key, _)| *key);
         level = tasks.into_iter().map(|(_, t)| t).collect();
     }
-    level
+    Some(level)
 }

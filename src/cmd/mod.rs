@@ -81,6 +81,46 @@ pub fn no_stop() -> Arc<AtomicBool> {
     Arc::new(AtomicBool::new(false))
 }
 
+/// A request estimated to run longer than this starts only with `--yes`.
+pub const LONG_RUN_SECS: f64 = 3600.0;
+
+/// Refuses (a usage error, exit code 2) a request estimated to take over [`LONG_RUN_SECS`]
+/// unless `yes`: `what` names it, `seconds` is the estimate on this run's threads, `basis`
+/// says how it was made.
+pub fn check_long(yes: bool, what: &str, seconds: f64, basis: &str) -> anyhow::Result<()> {
+    if yes || seconds <= LONG_RUN_SECS {
+        return Ok(());
+    }
+    Err(crate::cli::UsageError(format!(
+        "{what} would take about {} on {} threads ({basis}); pass --yes to start it anyway",
+        human_duration(seconds),
+        rayon::current_num_threads()
+    ))
+    .into())
+}
+
+/// A duration in the largest unit that keeps it readable: "40 minutes", "3.2 hours",
+/// "5.0e6 years".
+#[must_use]
+pub fn human_duration(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86_400.0;
+    if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7_200.0 {
+        format!("{:.0} minutes", seconds / 60.0)
+    } else if seconds < 2.0 * 86_400.0 {
+        format!("{:.1} hours", seconds / 3_600.0)
+    } else if seconds < YEAR {
+        format!("{:.0} days", seconds / 86_400.0)
+    } else if seconds < 10.0 * YEAR {
+        format!("{:.1} years", seconds / YEAR)
+    } else if seconds < 1e4 * YEAR {
+        format!("{:.0} years", seconds / YEAR)
+    } else {
+        format!("{:.1e} years", seconds / YEAR)
+    }
+}
+
 /// The most empty squares for which `play` and `analyze` call the exact solver (about a second
 /// or less per position on two cores).
 pub const SOLVE_EMPTIES: u32 = 18;

@@ -48,6 +48,10 @@ pub struct PerftArgs {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Start even when the run is estimated to take more than an hour (from a quick Knuth
+    /// estimate of the games at the last ply and the speeds in BENCHMARKS.md).
+    #[arg(long)]
+    pub yes: bool,
 }
 
 /// The shallowest depth at which --fast merges positions by default (below it the whole run
@@ -58,6 +62,36 @@ const DEEP_FROM: u32 = 10;
 pub fn run(args: &PerftArgs) -> Result<()> {
     let (pos, _) = args.board.position(8)?;
     let deep = args.fast && (args.depth >= DEEP_FROM || args.merge_ply.is_some());
+    if !args.resume {
+        // Games counted per second per thread (BENCHMARKS.md, 8x8: ply 11 detailed 1.9e8/s,
+        // ply 12 --fast 1.6e9/s, ply 15 merged 1.1e10/s, on two threads).
+        let (rate, how) = if deep {
+            (5e9, "merged at a middle ply")
+        } else if args.fast {
+            (8e8, "--fast")
+        } else {
+            (1e8, "with ended games and scores")
+        };
+        let games = reversi_nxn::estimate::games_at_ply(&pos, args.depth, 2000);
+        let threads = rayon::current_num_threads() as f64;
+        super::check_long(
+            args.yes,
+            &format!(
+                "perft to ply {} of {} (about {games:.1e} games at the last ply)",
+                args.depth,
+                pos.shape()
+            ),
+            games / (rate * threads),
+            &format!(
+                "a Knuth estimate at {rate:.0e} games a second per thread, {how}{}",
+                if args.fast {
+                    ""
+                } else {
+                    "; --fast is several times faster"
+                }
+            ),
+        )?;
+    }
     let layers_mb = if deep { args.memory } else { 0 };
     reversi_nxn::memory::check_available(args.hash_mb as u64 + layers_mb)?;
     let opts = PerftOptions {

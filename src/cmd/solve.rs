@@ -45,6 +45,10 @@ pub struct SolveArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Start even when the position is estimated to take more than an hour to solve (more than
+    /// 32 empty squares).
+    #[arg(long)]
+    pub yes: bool,
     /// Also write the JSON report to this file (with --file: CSV if the name ends in .csv,
     /// else JSON).
     #[arg(long, value_name = "PATH")]
@@ -152,6 +156,12 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
     Ok(opts)
 }
 
+/// The most empty squares solved without `--yes` (the 6x6 start).
+const SOLVE_WITHOUT_YES: u32 = 32;
+/// Seconds to solve 32 empty squares (the 6x6 start, BENCHMARKS.md), the basis of the estimate
+/// that asks for `--yes`.
+const SOLVE_32_SECS: f64 = 60.0;
+
 /// Solves the position (or with `--file` every position of a file) and prints the report.
 pub fn run(args: &SolveArgs) -> Result<()> {
     let opts = options(args)?;
@@ -168,6 +178,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .into());
     }
     let mode = args.mode.unwrap_or(Mode::All);
+    let empties = pos.empty().count_ones();
+    if empties > SOLVE_WITHOUT_YES {
+        super::check_long(
+            args.yes,
+            &format!("solving {empties} empty squares on {}", pos.shape()),
+            SOLVE_32_SECS * 3f64.powi((empties - SOLVE_WITHOUT_YES) as i32),
+            "the 6x6 start, 32 empty squares, takes about a minute on two cores, and each \
+             further empty square multiplies the work by roughly three",
+        )?;
+    }
     if args.save && mode != Mode::All {
         return Err(UsageError("--save writes the solution of --mode all".into()).into());
     }

@@ -115,6 +115,21 @@ fn bad_input_is_refused_in_one_line() {
     assert_refused(&tiny, "more than the budget of 1 MiB");
     let out = reversi(&tiny);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("about 1 MiB"));
+    // Outputs that cannot be written are refused before the work starts (a file stands
+    // where a directory is needed). 6x6 by dp would run for minutes: refused at once.
+    let file = std::env::temp_dir().join(format!("reversi-cli-{}-file", std::process::id()));
+    std::fs::write(&file, "").unwrap();
+    let f = file.to_str().unwrap();
+    let under = format!("{f}/x.json");
+    assert_refused(&["count", "-n", "6", "--out", f], "not a directory");
+    assert_refused(&["estimate", "-n", "6", "--out", f], "not a directory");
+    assert_refused(&["solve", "-n", "6", "--out", &under], "not a directory");
+    assert_refused(&["strong", "-n", "4", "--out", f], "not a directory");
+    let _ = std::fs::remove_file(&file);
+    // Requests of hours or more ask for --yes, with the estimate.
+    assert_refused(&["solve", "-n", "8"], "--yes");
+    assert_refused(&["perft", "-n", "8", "-d", "30"], "--yes");
+    assert_refused(&["count", "-n", "6", "--method", "dfs"], "--yes");
 }
 
 #[test]

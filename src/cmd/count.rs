@@ -118,6 +118,9 @@ pub fn run(args: &CountArgs) -> Result<()> {
     if args.method == Method::Dp {
         reversi_nxn::memory::check_available(args.memory)?;
     }
+    if let Some(dir) = &out_dir {
+        super::prepare_output_dir(dir, "--out")?;
+    }
     if args.method == Method::Dfs && !args.resume {
         let games = reversi_nxn::estimate::games_quick(&pos, 2000);
         let threads = rayon::current_num_threads() as f64;

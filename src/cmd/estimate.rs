@@ -34,6 +34,9 @@ pub struct EstimateArgs {
 /// Runs the estimate and prints it.
 pub fn run(args: &EstimateArgs) -> Result<()> {
     let (pos, _) = args.board.position(8)?;
+    if let Some(dir) = &args.out {
+        super::prepare_output_dir(dir, "--out")?;
+    }
     let bar = Bar::new(super::stop_flag());
     let opts = EstimateOptions {
         samples: args.samples,

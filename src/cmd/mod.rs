@@ -81,6 +81,31 @@ pub fn no_stop() -> Arc<AtomicBool> {
     Arc::new(AtomicBool::new(false))
 }
 
+/// Makes sure results can be written to `dir` before any work starts: creates it and writes
+/// and removes a probe file there. `flag` names the option that chose it, for the one-line
+/// usage error (exit code 2) that names the directory and what failed.
+pub fn prepare_output_dir(dir: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    let bad = |what: String| -> anyhow::Error {
+        crate::cli::UsageError(format!("{flag} {}: {what}", dir.display())).into()
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(bad("not a directory".into()));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| bad(format!("cannot create it ({e})")))?;
+    let probe = dir.join(format!(".reversi-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| bad(format!("cannot write there ({e})")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// [`prepare_output_dir`] for the directory of an output file.
+pub fn prepare_output_file(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => prepare_output_dir(dir, flag),
+        None => prepare_output_dir(std::path::Path::new("."), flag),
+    }
+}
+
 /// A request estimated to run longer than this starts only with `--yes`.
 pub const LONG_RUN_SECS: f64 = 3600.0;
 

@@ -178,6 +178,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .into());
     }
     let mode = args.mode.unwrap_or(Mode::All);
+    if let Some(path) = &args.out {
+        super::prepare_output_file(path, "--out")?;
+    }
     let empties = pos.empty().count_ones();
     if empties > SOLVE_WITHOUT_YES {
         super::check_long(

@@ -101,6 +101,12 @@ pub fn run(args: &StrongArgs) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(shape.name()));
+    if !args.no_save {
+        super::prepare_output_dir(&out, "--out")?;
+        if let Some(bin) = &args.bin {
+            super::prepare_output_file(bin, "--bin")?;
+        }
+    }
     let (report, summary) = build_and_save(
         shape,
         args.memory,

@@ -183,6 +183,18 @@ impl<T: Copy> HugeBuf<T> {
         }
     }
 
+    /// The bytes [`HugeBuf::new`] allocates for `len` values (rounded up to whole huge
+    /// pages once that large), before it does.
+    #[must_use]
+    pub fn bytes_for(len: usize) -> usize {
+        let bytes = len.saturating_mul(std::mem::size_of::<T>().max(1));
+        if bytes >= HUGE_PAGE {
+            bytes.next_multiple_of(HUGE_PAGE)
+        } else {
+            bytes
+        }
+    }
+
     /// The number of values.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -722,7 +722,8 @@ fn run_typed<S: Slot<N>, const N: usize>(
         if opts.store == Store::Disk
             || (opts.store == Store::Auto
                 && opts.memory_mb >= AUTO_DISK_MIN_MB
-                && !fits_in_memory(&layer, growth, budget))
+                && (!fits_in_memory(&layer, growth, budget)
+                    || first_need(&layer, &pk, growth) as u64 > budget))
         {
             // From here on the layers live on disk; the memory checkpoint is superseded.
             cp.remove();
@@ -833,8 +834,65 @@ fn half(black_to_move: bool) -> usize {
     usize::from(!black_to_move)
 }
 
+/// Entries of the first batch of a layer at most (more when its first partition is larger):
+/// small, so that the children per position it measures budget the later batches.
+const FIRST_BATCH: usize = 1 << 16;
+
+/// The batch of whole partitions from partition `i` holding at most `cap` entries (at least
+/// one partition): the partition after it and its entries.
+fn batch_from<S: Slot<N>, const N: usize>(
+    layer: &Layer<S, N>,
+    i: usize,
+    cap: usize,
+) -> (usize, usize) {
+    let (mut j, mut n) = (i, 0);
+    while j < layer.parts.len() && (n == 0 || n + layer.parts[j].len() <= cap) {
+        n += layer.parts[j].len();
+        j += 1;
+    }
+    (j, n)
+}
+
+/// The first batch of a layer (see [`FIRST_BATCH`]).
+fn first_batch<S: Slot<N>, const N: usize>(layer: &Layer<S, N>) -> (usize, usize) {
+    batch_from(layer, 0, FIRST_BATCH)
+}
+
+/// The memory the expansion of `layer` needs before its first batch is merged: the layer, the
+/// next layer's first tables, and the first batch's staged children (their number from the
+/// moves of a sample of its entries) with the growth of the tables they may cause.
+fn first_need<S: Slot<N>, const N: usize>(layer: &Layer<S, N>, pk: &Packer, growth: f64) -> usize {
+    let slot = std::mem::size_of::<S>();
+    let (guess, black) = next_layer_guess(layer, growth);
+    let (j, n) = first_batch(layer);
+    let mask = pk.shape.mask();
+    let (mut sampled, mut moves) = (0usize, 0usize);
+    for part in &layer.parts[..j] {
+        let step = part.len().div_ceil(256).max(1);
+        for e in part.iter().step_by(step) {
+            let (p, o) = e.key().decode(pk);
+            moves += (legal_moves(p, o, mask & !(p | o)).count_ones() as usize).max(1);
+            sampled += 1;
+        }
+    }
+    let per_position = moves as f64 / sampled.max(1) as f64;
+    let children = (n as f64 * per_position * 1.2) as usize;
+    let tables = Building::<S, N>::bytes_for(guess, black).max(children * slot * 12 / 7);
+    layer.bytes() + tables + children * slot * 2
+}
+
+/// The next layer's expected positions (from the last growth, aimed a little low: a table
+/// that fills grows by half, and a guess too high would cost memory at the peak; layers grow
+/// by up to about four times early on) and share with black to move (children mostly have
+/// the other colour to move).
+fn next_layer_guess<S: Slot<N>, const N: usize>(layer: &Layer<S, N>, growth: f64) -> (usize, f64) {
+    let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
+    let black_here = layer.half_len(0) as f64 / layer.len().max(1) as f64;
+    (guess, 1.0 - black_here)
+}
+
 /// Expands one layer into the next, freeing it as it goes, and tallies ended games into
-/// `matrices`.
+/// `matrices`. Every large allocation is checked against `budget` before it is made.
 #[allow(clippy::too_many_arguments)]
 fn expand<S: Slot<N>, const N: usize>(
     mut layer: Layer<S, N>,
@@ -847,25 +905,54 @@ fn expand<S: Slot<N>, const N: usize>(
     progress: &dyn Progress,
 ) -> Result<Layer<S, N>, CountError> {
     let shape = pk.shape;
-    // Guess the next layer's size from the last growth (layers grow by up to about four
-    // times early on), aiming a little low: a table that fills grows by half, and a guess too
-    // high would cost memory at the peak.
-    let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
-    // Children mostly have the other colour to move.
-    let black_here = layer.half_len(0) as f64 / layer.len().max(1) as f64;
-    let mut next = Building::new(guess, 1.0 - black_here);
+    let (guess, black_next) = next_layer_guess(&layer, growth);
+    let over = |needed: usize| {
+        CountError::Memory(MemoryError::OverBudget {
+            what: format!(
+                "counting by layers on {shape} (the layer of {} discs and growing)",
+                layer.discs + 1
+            ),
+            needed_mb: (needed as u64).div_ceil(1 << 20),
+            budget_mb: budget >> 20,
+        })
+    };
+    // Every allocation is budgeted before it is made: the tables' first size and the first
+    // batch here, the staging and the tables' growth before each later batch.
+    let first = first_need(&layer, pk, growth);
+    if first as u64 > budget {
+        *peak = (*peak).max(first);
+        return Err(over(first));
+    }
+    let mut next = Building::new(guess, black_next);
     let x = Expansion::new(pk, next.per_half, None);
     let mut tally = Tally::new(k, shape);
     let mut ok = true;
+    let slot = std::mem::size_of::<S>();
+    // Children staged per position, and the share of them that were new positions, as the
+    // last batch found them (the first batch, small, is budgeted by `first_need`).
+    let mut per_position = 0.0f64;
+    let mut novel = 1.0f64;
     let mut i = 0;
     while i < layer.parts.len() {
-        // A batch of whole partitions of the current layer.
-        let mut j = i;
-        let mut n = 0;
-        while j < layer.parts.len() && (n == 0 || n + layer.parts[j].len() <= BATCH) {
-            n += layer.parts[j].len();
-            j += 1;
+        // A batch of whole partitions of the current layer, its staging within a quarter of
+        // the budget.
+        let (j, n) = if i == 0 {
+            first_batch(&layer)
+        } else {
+            let by_budget = budget as f64 / 4.0 / (per_position * slot as f64 * 2.0);
+            batch_from(&layer, i, (by_budget as usize).clamp(1, BATCH))
+        };
+        if i > 0 {
+            let children = (n as f64 * per_position * 1.2) as usize;
+            let staging = next.staged_capacity_bytes().max(children * slot * 2);
+            let projected =
+                layer.bytes() + next.bytes_after((children as f64 * novel) as usize) + staging;
+            if projected as u64 > budget {
+                *peak = (*peak).max(projected);
+                return Err(over(projected));
+            }
         }
+        let len_before = next.len();
         let tasks: Vec<(&[S], bool)> = (i..j)
             .flat_map(|p| {
                 let btm = p < layer.per_half;
@@ -873,20 +960,18 @@ fn expand<S: Slot<N>, const N: usize>(
             })
             .collect();
         let staged_bytes = next.expand_batch(&tasks, &x, &mut tally, &mut ok);
+        let now = layer.bytes() + next.bytes() + staged_bytes;
+        *peak = (*peak).max(now);
+        if now as u64 > budget {
+            return Err(over(now));
+        }
         for p in &mut layer.parts[i..j] {
             *p = HugeBuf::new(0, S::FREE);
         }
-        let now = layer.bytes() + next.bytes() + staged_bytes;
-        *peak = (*peak).max(now);
-        if (*peak as u64) > budget {
-            return Err(CountError::Memory(MemoryError::OverBudget {
-                what: format!(
-                    "counting by layers on {shape} (the layer of {} discs and growing)",
-                    layer.discs + 1
-                ),
-                needed_mb: (*peak as u64).div_ceil(1 << 20),
-                budget_mb: budget >> 20,
-            }));
+        if n > 0 {
+            per_position = (next.last_staged as f64 / n as f64).max(0.5);
+            novel = ((next.len() - len_before) as f64 / next.last_staged.max(1) as f64)
+                .clamp(0.05, 1.0);
         }
         progress.advance(n as u64);
         i = j;
@@ -939,6 +1024,8 @@ pub(crate) struct Building<S: Copy, const N: usize> {
     pub(crate) per_half: usize,
     tables: Vec<Table<S, N>>,
     pool: Mutex<Vec<Local<S>>>,
+    /// Children staged by the last batch.
+    pub(crate) last_staged: usize,
 }
 
 impl<S: Slot<N>, const N: usize> Building<S, N> {
@@ -947,15 +1034,8 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
     /// move, so the halves differ greatly in size: tables of equal size left one half nearly
     /// empty while the other grew twice (on 4x7, a part's tables took 15 GiB instead of 10).
     pub(crate) fn new(guess: usize, black: f64) -> Building<S, N> {
-        let black = black.clamp(0.0, 1.0);
-        let major = black.max(1.0 - black);
-        let per_half = partitions_for(
-            (guess as f64 * 2.0 * major) as usize,
-            std::mem::size_of::<S>(),
-        );
+        let (per_half, b, w) = Self::plan(guess, black);
         let n_parts = 2 * per_half;
-        let initial = |share: f64| (guess as f64 * share / per_half as f64 * 8.0 / 7.0) as usize;
-        let (b, w) = (initial(black), initial(1.0 - black));
         // Filling the tables with free slots is the first touch of their memory (page faults,
         // zeroing by the system): in parallel, it took a tenth of the run on one thread.
         let tables = (0..n_parts)
@@ -966,7 +1046,48 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
             per_half,
             tables,
             pool: Mutex::new(Vec::new()),
+            last_staged: 0,
         }
+    }
+
+    /// The partitions per colour and the first slots of each black and white table of
+    /// [`Building::new`].
+    fn plan(guess: usize, black: f64) -> (usize, usize, usize) {
+        let black = black.clamp(0.0, 1.0);
+        let major = black.max(1.0 - black);
+        let per_half = partitions_for(
+            (guess as f64 * 2.0 * major) as usize,
+            std::mem::size_of::<S>(),
+        );
+        let initial = |share: f64| (guess as f64 * share / per_half as f64 * 8.0 / 7.0) as usize;
+        (per_half, initial(black), initial(1.0 - black))
+    }
+
+    /// The bytes [`Building::new`] allocates for the same arguments, before it does.
+    pub(crate) fn bytes_for(guess: usize, black: f64) -> usize {
+        let (per_half, b, w) = Self::plan(guess, black);
+        let slot = std::mem::size_of::<S>();
+        per_half * (HugeBuf::<S>::bytes_for(b) + HugeBuf::<S>::bytes_for(w)).max(2 * 64 * slot)
+    }
+
+    /// The most bytes the tables may take after `new` more positions: each table that would
+    /// pass its load of 7/8 grows by half, and while a table grows its old and new slots are
+    /// both held (one table per worker at a time).
+    pub(crate) fn bytes_after(&self, new: usize) -> usize {
+        let slot = std::mem::size_of::<S>();
+        let per_table = new.div_ceil(self.tables.len().max(1));
+        let mut total = 0usize;
+        let mut largest = 0usize;
+        for t in &self.tables {
+            let mut cap = t.slots.len().max(64);
+            let need = (t.len + per_table + per_table / 4 + 64) * 8 / 7;
+            while cap < need {
+                cap = cap * 3 / 2;
+            }
+            total += cap * slot;
+            largest = largest.max(cap * slot);
+        }
+        total + rayon::current_num_threads() * largest * 2 / 3
     }
 
     /// Expands the entries of `tasks` (runs of entries with their colour to move: `true` for
@@ -1020,6 +1141,7 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
             .map(Vec::capacity)
             .sum::<usize>()
             * std::mem::size_of::<S>();
+        self.last_staged = locals.iter().flat_map(|l| &l.staged).map(Vec::len).sum();
         for mut l in locals {
             *ok &= l.ok;
             for (a, b) in tally.cells.iter_mut().zip(&l.tally) {
@@ -1030,6 +1152,17 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
             self.pool.lock().expect("pool").push(l);
         }
         staged_bytes
+    }
+
+    /// Bytes held by the staging buffers kept from earlier batches.
+    pub(crate) fn staged_capacity_bytes(&self) -> usize {
+        self.pool.lock().map_or(0, |pool| {
+            pool.iter()
+                .flat_map(|l| &l.staged)
+                .map(Vec::capacity)
+                .sum::<usize>()
+                * std::mem::size_of::<S>()
+        })
     }
 
     /// Bytes held by the tables.

@@ -317,3 +317,56 @@ fn dfs_five_by_five_after_c2_reference() {
     assert_eq!(cell(&d, 13, 0), 8);
     assert_eq!(cell(&d, 6, 8), 4);
 }
+
+#[test]
+fn killed_hard_after_a_checkpoint_and_resumed() {
+    // kill -9 (no chance to save) once a layer has been saved, then --resume: the files of an
+    // uninterrupted run. dp in memory saves every layer with --checkpoint-secs 0; one thread
+    // leaves the 4x5 run about a second past its first checkpoint.
+    let clean = dir("hard-clean");
+    let c = clean.to_str().unwrap();
+    ok(&[
+        "count", "--rows", "4", "--cols", "5", "--store", "memory", "--out", c,
+    ]);
+    let cut = dir("hard-cut");
+    let k = cut.to_str().unwrap();
+    let args = [
+        "count",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--store",
+        "memory",
+        "--checkpoint-secs",
+        "0",
+        "--threads",
+        "1",
+        "--out",
+        k,
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let cp = cut.join("count-dp.checkpoint");
+    let t0 = std::time::Instant::now();
+    while !cp.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before a checkpoint"
+        );
+        assert!(t0.elapsed().as_secs() < 60, "no checkpoint after a minute");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(!cut.join("score_matrix.csv").exists(), "killed too late");
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    let out = ok(&resumed);
+    assert!(out.contains("taken from the checkpoint"), "{out}");
+    common::same_count_files(&clean, &cut);
+}

@@ -72,7 +72,9 @@ pub struct CountArgs {
     /// The dataflow count's hostfile: one host:port line per process, in process order.
     #[arg(long, value_name = "FILE")]
     pub hostfile: Option<PathBuf>,
-    /// Dataflow count: seconds of work between two saved layers (0: save every layer).
+    /// dp in memory or as a dataflow: seconds of work between two saved layers (0: save every
+    /// layer; the disk store saves after every part). Saving never takes more than a
+    /// twentieth of the run.
     #[arg(long, value_name = "SECS", default_value_t = 60)]
     pub checkpoint_secs: u64,
     /// Start even when the count is estimated to take more than an hour (dfs: a quick Knuth

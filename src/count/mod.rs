@@ -109,7 +109,9 @@ pub struct CountOptions {
     /// dp as a timely-dataflow computation over these workers and processes (`None`: the
     /// one-process count).
     pub dataflow: Option<dp::dataflow::Dataflow>,
-    /// Seconds of work between two checkpoints of the dataflow count (0: every layer).
+    /// Seconds of work between two checkpoints of dp in memory or as a dataflow, saved at a
+    /// layer's end (0: every layer). The memory store lengthens it so that saving takes at
+    /// most a twentieth of the run.
     pub checkpoint_secs: u64,
 }
 

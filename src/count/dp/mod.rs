@@ -704,9 +704,10 @@ fn run_typed<S: Slot<N>, const N: usize>(
     let mut done_here = 0u64;
     let mut last_save = Instant::now();
     let mut saved_once = false;
-    // Saving costs time and disk: save at most every minute, and spend at most a twentieth of
-    // the run on it. (A stop asked for by Ctrl-C or SIGTERM always saves.)
-    let mut save_every = Duration::from_secs(60);
+    // Saving costs time and disk: save after `checkpoint_secs` of work at the earliest, and
+    // spend at most a twentieth of the run on it. (A stop asked for by Ctrl-C or SIGTERM
+    // always saves.)
+    let mut save_every = Duration::from_secs(opts.checkpoint_secs);
     let total_layers = u64::from(shape.squares().saturating_sub(layer.discs) + 1) + resumed_units;
     while layer.len() > 0 {
         let stop = progress.should_stop() || opts.stop_after.is_some_and(|n| done_here >= n);
@@ -753,11 +754,12 @@ fn run_typed<S: Slot<N>, const N: usize>(
             Err(CountError::Interrupted { .. }) => {
                 progress.finish();
                 let saved = if cp.enabled() && (saved_once || resumed_units > 0) {
-                    "the last checkpoint (saved at a layer's end, at most a minute of work ago) \
-                     stays: run the same command with --resume to continue"
+                    "the last checkpoint (saved at a layer's end, see --checkpoint-secs) stays: \
+                     run the same command with --resume to continue"
                         .to_string()
                 } else {
-                    "nothing saved yet (a layer is saved after a minute of work)".to_string()
+                    "nothing saved yet (a layer is saved after --checkpoint-secs of work)"
+                        .to_string()
                 };
                 return Err(CountError::Interrupted {
                     done: rows.len() as u64 - 1,

@@ -67,6 +67,15 @@ const COUNT_BOARDS: &[(u32, u32)] = &[
     (4, 6),
 ];
 
+/// Boards whose exact counts take hours (layers on disk), run on their own by the command
+/// beside each: the report shows their `results/RxC/` files when present and never starts
+/// them itself, even with `--force`.
+const LONG_COUNT_BOARDS: &[(u32, u32, &str)] = &[(
+    4,
+    7,
+    "reversi count --rows 4 --cols 7 --memory 17000 --tmp-dir DIR (about 2 hours; see BENCHMARKS.md)",
+)];
+
 /// What the summary needs of a count's `summary.json`.
 #[derive(Debug, Clone, serde::Deserialize)]
 struct CountSummary {
@@ -164,6 +173,20 @@ fn board_dir(results: &Path, shape: Shape) -> PathBuf {
     results.join(shape.name())
 }
 
+/// Fills a board's count columns from its count files in `dir`.
+fn count_row(row: &mut Row, dir: &Path, summary: &CountSummary) {
+    row.games = thousands(summary.games);
+    row.seconds += run_seconds(dir).unwrap_or(summary.seconds);
+    if let Some(layers) = &summary.positions_per_layer {
+        let total: u128 = layers
+            .iter()
+            .filter_map(|l| l["positions"].as_u64())
+            .map(u128::from)
+            .sum();
+        row.positions = format!("{} up to symmetry", thousands(total));
+    }
+}
+
 /// Runs every job, then the charts and the summary.
 pub fn run(args: &ReportArgs) -> Result<()> {
     let t0 = Instant::now();
@@ -192,17 +215,17 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                 read_json(&path).context("reading back the count just written")?
             }
         };
-        let row = rows.entry((r, c)).or_default();
-        row.games = thousands(summary.games);
-        row.seconds += run_seconds(&dir).unwrap_or(summary.seconds);
-        if let Some(layers) = &summary.positions_per_layer {
-            let total: u128 = layers
-                .iter()
-                .filter_map(|l| l["positions"].as_u64())
-                .map(u128::from)
-                .sum();
-            row.positions = format!("{} up to symmetry", thousands(total));
-        }
+        count_row(rows.entry((r, c)).or_default(), &dir, &summary);
+    }
+
+    for &(r, c, command) in LONG_COUNT_BOARDS {
+        let shape = Shape::new(r, c)?;
+        let dir = board_dir(&args.results, shape);
+        let Some(summary) = read_json::<CountSummary>(&dir.join("summary.json")) else {
+            eprintln!("count {shape}: not in {} (run: {command})", dir.display());
+            continue;
+        };
+        count_row(rows.entry((r, c)).or_default(), &dir, &summary);
     }
 
     for &(r, c) in SOLVE_BOARDS {

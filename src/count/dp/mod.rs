@@ -406,16 +406,29 @@ fn partition(hash: u64, n: usize) -> usize {
 impl<S: Slot<N>, const N: usize> Layer<S, N> {
     /// The layer holding `entries` (`(colour to move, slot)`), equal keys merged, split into
     /// `per_half` partitions per colour. `None` if a merged count overflowed.
+    ///
+    /// Each table is sized for its entries before any is inserted. (Grown from empty, a table
+    /// fed the entries of a saved layer, which come in the order of their hashes, piled them
+    /// into one run of slots: resuming 4x6 from a checkpoint of 13 layers took 179 s against
+    /// 13 s for the whole count.)
     pub(crate) fn from_entries(
         discs: u32,
         per_half: usize,
-        entries: impl IntoIterator<Item = (usize, S)>,
+        entries: Vec<(usize, S)>,
     ) -> Option<Layer<S, N>> {
-        let mut tables: Vec<Table<S, N>> = (0..2 * per_half).map(|_| Table::new(0)).collect();
+        let table_of = |h: usize, hash: u64| h * per_half + partition(hash, per_half);
+        let mut sizes = vec![0usize; 2 * per_half];
+        for (h, e) in &entries {
+            sizes[table_of(*h, e.key().hash())] += 1;
+        }
+        let mut tables: Vec<Table<S, N>> = sizes
+            .into_par_iter()
+            .map(|n| Table::new(if n == 0 { 0 } else { n * 8 / 7 + 64 }))
+            .collect();
         let mut ok = true;
         for (h, e) in entries {
             let hash = e.key().hash();
-            ok &= tables[h * per_half + partition(hash, per_half)].insert(e, hash);
+            ok &= tables[table_of(h, hash)].insert(e, hash);
         }
         ok.then(|| Layer {
             discs,
@@ -686,7 +699,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
             S::pack(key, counts).expect("counts of one"),
         )
     });
-    let mut layer = Layer::from_entries(discs, 1, roots).expect("counts of one");
+    let mut layer = Layer::from_entries(discs, 1, roots.collect()).expect("counts of one");
 
     let cp = DpCheckpoint::new(opts.checkpoint.clone(), root, opts.symmetry, k, N);
     let mut resumed_units = 0;

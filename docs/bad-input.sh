@@ -43,6 +43,7 @@ cases=(
   "a request of hours: solve 8x8|solve -n 8"
   "a request of hours: perft ply 30|perft -n 8 -d 30"
   "a request of hours: dfs count of 6x6|count -n 6 --method dfs"
+  "a request of days: dp count of 4x8|count --rows 4 --cols 8"
 )
 
 echo "# Bad input and what it gets"

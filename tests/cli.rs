@@ -130,6 +130,7 @@ fn bad_input_is_refused_in_one_line() {
     assert_refused(&["solve", "-n", "8"], "--yes");
     assert_refused(&["perft", "-n", "8", "-d", "30"], "--yes");
     assert_refused(&["count", "-n", "6", "--method", "dfs"], "--yes");
+    assert_refused(&["count", "--rows", "4", "--cols", "8"], "--yes");
 }
 
 #[test]

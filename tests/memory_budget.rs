@@ -67,7 +67,7 @@ fn six_by_six_is_refused_before_the_budget_is_exceeded() {
     // 6x6 grows past any of these budgets within seconds (its layer of 17 discs needs several
     // GiB); it used to reach 9.4 GB of RSS under a budget of 4 GiB before refusing.
     for budget in [256, 1024, 4096] {
-        refused_within(&["count", "-n", "6", "--store", "memory"], budget);
+        refused_within(&["count", "-n", "6", "--store", "memory", "--yes"], budget);
     }
 }
 

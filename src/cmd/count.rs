@@ -87,6 +87,10 @@ pub struct CountArgs {
     pub stop_after: Option<u64>,
 }
 
+/// The most empty squares counted by dp here (4x7 from the start): beyond them a count asks
+/// for `--yes` when its extrapolated time is over an hour.
+const DP_MEASURED_EMPTIES: u32 = 24;
+
 /// The dfs walk's speed assumed by the estimate of a run's time (measured: 8.5e7 games per
 /// CPU second on 5x5 with the default frontier, 2-3 times that with a larger one).
 const DFS_GAMES_PER_THREAD_SECOND: f64 = 1e8;
@@ -122,6 +126,24 @@ pub fn run(args: &CountArgs) -> Result<()> {
     }
     if let Some(dir) = &out_dir {
         super::prepare_output_dir(dir, "--out")?;
+    }
+    let empties = pos.empty().count_ones();
+    if args.method == Method::Dp && !args.resume && empties > DP_MEASURED_EMPTIES {
+        // Extrapolated from the largest count measured here (see cluster/PLAN.md for the
+        // boards beyond it, within a factor of about two of this rule).
+        let positions = 7.6e9 * 3.3f64.powi((empties - DP_MEASURED_EMPTIES) as i32);
+        let threads = rayon::current_num_threads() as f64;
+        super::check_long(
+            args.yes,
+            &format!(
+                "counting {shape} from {empties} empty squares by dp (about {positions:.0e} \
+                 positions up to symmetry, about {:.0} GiB of disk at the peak)",
+                positions * 4.5 / f64::from(1u32 << 30)
+            ),
+            positions * 6.5e-7 * 2.0 / threads,
+            "extrapolated from 4x7, 24 empty squares: 7.6e9 positions in 4,951 s on two \
+             threads with 32 GiB of disk, about 3.3 times more per further empty square",
+        )?;
     }
     if args.method == Method::Dfs && !args.resume {
         let games = reversi_nxn::estimate::games_quick(&pos, 2000);

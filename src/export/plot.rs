@@ -701,7 +701,10 @@ pub fn plot_results(results: &Path, plots: &Path) -> Result<Vec<std::path::PathB
         .filter(|(_, _, p)| p.is_dir())
         .collect();
     boards.sort();
-    std::fs::create_dir_all(plots).map_err(|e| read_err(plots, e))?;
+    std::fs::create_dir_all(plots).map_err(|e| PlotError::Draw {
+        path: plots.display().to_string(),
+        message: format!("cannot create the directory: {e}"),
+    })?;
     let mut written = Vec::new();
     for (r, c, dir) in boards {
         let board = format!("{r}x{c}");

@@ -44,13 +44,14 @@ pub const FORMAT_VERSION: u32 = 1;
 /// What can go wrong reading or writing a table file.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    /// The file system refused.
-    #[error("{path}: {source}")]
+    /// The file system refused. (The cause is in the message, not a `source`: a chain of
+    /// errors printed whole would name it twice.)
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file is not a strong table this code can read.
     #[error("{path}: not a strong table of format version {FORMAT_VERSION}: {why}")]
@@ -80,9 +81,9 @@ impl<W: Write> Write for Hashing<W> {
 }
 
 pub(super) fn save(table: &StrongTable, path: &Path) -> Result<(), StoreError> {
-    let io = |source| StoreError::Io {
+    let io = |error| StoreError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io)?;
@@ -131,9 +132,9 @@ pub(super) fn load(path: &Path) -> Result<StrongTable, StoreError> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|source| StoreError::Io {
+        .map_err(|error| StoreError::Io {
             path: name.clone(),
-            source,
+            error,
         })?;
     let bad = |why: String| StoreError::Format {
         path: name.clone(),

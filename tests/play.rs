@@ -134,7 +134,12 @@ fn analyze_marks_the_best_moves() {
         .output()
         .unwrap();
     let text = String::from_utf8(big.stdout).unwrap();
-    assert!(text.contains("heuristic score"), "{text}");
+    assert!(
+        text.contains("heuristic evaluation") && text.contains("hundredths of a disc"),
+        "{text}"
+    );
+    // The wait is announced.
+    assert!(String::from_utf8_lossy(&big.stderr).contains("searching for up to 0.2 s"));
 }
 
 /// Plays `games` random games on `shape`, checking at every position that `advisor` gives

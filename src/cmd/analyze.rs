@@ -37,6 +37,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         return Ok(());
     }
     let mut advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
+    if pos.empty().count_ones() > super::SOLVE_EMPTIES {
+        eprintln!(
+            "searching for up to {:.1} s (--time-ms; {} empty squares: a heuristic search unless \
+             a strong solution of the board is on disk)",
+            args.time_ms as f64 / 1000.0,
+            pos.empty().count_ones()
+        );
+    }
     let advice = advisor.advise(&pos);
     println!(
         "scoring: {} ({})",

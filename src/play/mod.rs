@@ -58,7 +58,9 @@ impl Advice {
         let label = match self.kind {
             AdviceKind::Exact => "exact final margin for the side to move".to_string(),
             AdviceKind::Heuristic { depth } => format!(
-                "heuristic score (depth-limited search, {depth} plies; not exact) for the side to move"
+                "heuristic evaluation for the side to move, in hundredths of a disc of \
+                 advantage, roughly (mobility, corners, stable edges; a depth-limited search of \
+                 {depth} plies, not exact)"
             ),
         };
         let mut s = format!("move values ({label}):\n");

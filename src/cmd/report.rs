@@ -146,7 +146,10 @@ struct Row {
     games: String,
     positions: String,
     result: String,
-    seconds: f64,
+    /// The run that found the games (a count or an estimate), as its files record it.
+    games_seconds: Option<f64>,
+    /// The solve of the start.
+    solve_seconds: Option<f64>,
 }
 
 /// Loads `path` as JSON if it exists (and `force` is off), else computes, writes and returns it.
@@ -176,7 +179,7 @@ fn board_dir(results: &Path, shape: Shape) -> PathBuf {
 /// Fills a board's count columns from its count files in `dir`.
 fn count_row(row: &mut Row, dir: &Path, summary: &CountSummary) {
     row.games = thousands(summary.games);
-    row.seconds += run_seconds(dir).unwrap_or(summary.seconds);
+    row.games_seconds = Some(run_seconds(dir).unwrap_or(summary.seconds));
     if let Some(layers) = &summary.positions_per_layer {
         let total: u128 = layers
             .iter()
@@ -253,7 +256,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             s.final_white,
             s.value
         );
-        row.seconds += s.seconds;
+        row.solve_seconds = Some(s.seconds);
     }
 
     for &(r, c) in STRONG_BOARDS {
@@ -289,7 +292,6 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             ))
         })?;
         write_atomic(&dir.join("perft.csv"), &perft_csv(&report))?;
-        rows.entry((n, n)).or_default().seconds += report.seconds;
     }
 
     {
@@ -339,7 +341,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             write_json(&path, &report)?;
         }
         let row = rows.entry((n, n)).or_default();
-        row.seconds += report.seconds;
+        row.games_seconds = Some(report.seconds);
         row.games = format!(
             "≈ {:.3e} (95% CI {:.3e} – {:.3e}, {} probes)",
             report.games.mean,
@@ -374,12 +376,17 @@ fn read_json<T: DeserializeOwned>(path: &Path) -> Option<T> {
 /// The summary as a Markdown table.
 fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
     let mut s = String::from(
-        "| board | games | reachable positions | perfect play (final score) | compute time (s) |\n|---|---|---|---|---|\n",
+        "| board | games | reachable positions | perfect play (final score) | time for the games (s) | time for perfect play (s) |\n|---|---|---|---|---|---|\n",
     );
+    let secs = |t: Option<f64>| t.map_or(String::new(), |t| format!("{t:.1}"));
     for (&(rows, cols), r) in rows {
         s.push_str(&format!(
-            "| {rows}x{cols} | {} | {} | {} | {:.1} |\n",
-            r.games, r.positions, r.result, r.seconds
+            "| {rows}x{cols} | {} | {} | {} | {} | {} |\n",
+            r.games,
+            r.positions,
+            r.result,
+            secs(r.games_seconds),
+            secs(r.solve_seconds)
         ));
     }
     s

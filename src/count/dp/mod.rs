@@ -733,11 +733,11 @@ fn run_typed<S: Slot<N>, const N: usize>(
                 saved,
             });
         }
+        let first = first_need(&layer, &pk, growth);
         if opts.store == Store::Disk
             || (opts.store == Store::Auto
                 && opts.memory_mb >= AUTO_DISK_MIN_MB
-                && (!fits_in_memory(&layer, growth, budget)
-                    || first_need(&layer, &pk, growth) as u64 > budget))
+                && (!fits_in_memory(&layer, growth, budget) || first as u64 > budget))
         {
             // From here on the layers live on disk; the memory checkpoint is superseded.
             cp.remove();
@@ -759,7 +759,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
             k,
             &mut matrices,
             &mut peak,
-            budget,
+            (budget, first),
             progress,
         ) {
             // Stopped mid-layer: the layer is half freed, so the last checkpoint saved (by this
@@ -907,7 +907,9 @@ fn next_layer_guess<S: Slot<N>, const N: usize>(layer: &Layer<S, N>, growth: f64
 }
 
 /// Expands one layer into the next, freeing it as it goes, and tallies ended games into
-/// `matrices`. Every large allocation is checked against `budget` before it is made.
+/// `matrices`. Every large allocation is checked against `budget` before it is made; `first`
+/// is what the tables' first size and the first batch need ([`first_need`], which the caller
+/// also chose the store by).
 #[allow(clippy::too_many_arguments)]
 fn expand<S: Slot<N>, const N: usize>(
     mut layer: Layer<S, N>,
@@ -916,7 +918,7 @@ fn expand<S: Slot<N>, const N: usize>(
     k: usize,
     matrices: &mut [Vec<u128>],
     peak: &mut usize,
-    budget: u64,
+    (budget, first): (u64, usize),
     progress: &dyn Progress,
 ) -> Result<Layer<S, N>, CountError> {
     let shape = pk.shape;
@@ -933,7 +935,6 @@ fn expand<S: Slot<N>, const N: usize>(
     };
     // Every allocation is budgeted before it is made: the tables' first size and the first
     // batch here, the staging and the tables' growth before each later batch.
-    let first = first_need(&layer, pk, growth);
     if first as u64 > budget {
         *peak = (*peak).max(first);
         return Err(over(first));

@@ -605,41 +605,41 @@ pub(crate) fn partitions_for(positions: usize, entry_bytes: usize) -> usize {
         .clamp(1, MAX_PARTITIONS)
 }
 
-/// Runs the layered count, choosing the key type by board size and the counts width by the
-/// number of classes.
-pub(crate) fn run(
+/// A count run with the entry layout [`by_layout`] chooses.
+pub(crate) trait ByLayout {
+    /// Runs with entries of layout `S` holding `N` path counts.
+    fn run<S: Slot<N>, const N: usize>(&self) -> Result<MethodResult, CountError>;
+    /// Called before running again with wider entries, after 16-byte ones overflowed.
+    fn before_widening(&self) {}
+}
+
+/// Runs `job` with the entry layout for `k` first-move classes on `root`'s board: the key type
+/// by board size, the counts width by the number of classes. Two classes on at most 25
+/// squares fit 16-byte entries unless a count reaches 2^39: then the job runs again, wider.
+pub(crate) fn by_layout(
     root: &Position,
-    classes: &[Class],
-    opts: &CountOptions,
-    progress: &dyn Progress,
+    k: usize,
+    job: &impl ByLayout,
 ) -> Result<MethodResult, CountError> {
-    if let Some(df) = &opts.dataflow {
-        return dataflow::run(root, classes, opts, df, progress);
-    }
     let small = root.shape().squares() <= 32;
     macro_rules! go {
         ($n:literal) => {
             if small {
-                run_typed::<Entry<u64, $n>, $n>(root, classes, opts, progress)
+                job.run::<Entry<u64, $n>, $n>()
             } else {
-                run_typed::<Entry<u128, $n>, $n>(root, classes, opts, progress)
+                job.run::<Entry<u128, $n>, $n>()
             }
         };
     }
-    match classes.len() {
+    match k {
         1 => go!(1),
-        2 if root.shape().squares() <= 25 => {
-            // Two classes fit 16-byte slots unless a count reaches 2^39: then again, wider.
-            match run_typed::<Packed2, 2>(root, classes, opts, progress) {
-                Err(CountError::Overflow(_)) => {
-                    // The disk store's files are the same for both slot layouts, but its run
-                    // starts again from the first layer too.
-                    let _ = std::fs::remove_dir_all(super::disk_run_dir(root, opts));
-                    run_typed::<Entry<u64, 2>, 2>(root, classes, opts, progress)
-                }
-                r => r,
+        2 if root.shape().squares() <= 25 => match job.run::<Packed2, 2>() {
+            Err(CountError::Overflow(_)) => {
+                job.before_widening();
+                job.run::<Entry<u64, 2>, 2>()
             }
-        }
+            r => r,
+        },
         2 => go!(2),
         3 | 4 => go!(4),
         5..=8 => go!(8),
@@ -649,6 +649,45 @@ pub(crate) fn run(
             msg: format!("{k} first-move classes: dp handles at most 32; use --method dfs"),
         }),
     }
+}
+
+/// The one-process count, for [`by_layout`].
+struct OneProcess<'a> {
+    root: &'a Position,
+    classes: &'a [Class],
+    opts: &'a CountOptions,
+    progress: &'a dyn Progress,
+}
+
+impl ByLayout for OneProcess<'_> {
+    fn run<S: Slot<N>, const N: usize>(&self) -> Result<MethodResult, CountError> {
+        run_typed::<S, N>(self.root, self.classes, self.opts, self.progress)
+    }
+
+    fn before_widening(&self) {
+        // The disk store's files are the same for both layouts, but its run starts again from
+        // the first layer too.
+        let _ = std::fs::remove_dir_all(super::disk_run_dir(self.root, self.opts));
+    }
+}
+
+/// Runs the layered count, in this process or as a dataflow.
+pub(crate) fn run(
+    root: &Position,
+    classes: &[Class],
+    opts: &CountOptions,
+    progress: &dyn Progress,
+) -> Result<MethodResult, CountError> {
+    if let Some(df) = &opts.dataflow {
+        return dataflow::run(root, classes, opts, df, progress);
+    }
+    let job = OneProcess {
+        root,
+        classes,
+        opts,
+        progress,
+    };
+    by_layout(root, classes.len(), &job)
 }
 
 /// What one worker gathered from a run of current-layer entries.

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Entry, Packed2, Slot};
+use super::{ByLayout, Slot};
 use crate::board::Position;
 use crate::count::{Class, CountError, CountOptions, LayerRow, MethodResult};
 use crate::progress::Progress;
@@ -142,8 +142,22 @@ pub(crate) enum Fail {
     Other(String),
 }
 
-/// Runs the layered count as a dataflow, choosing the entry layout as the one-process count
-/// does.
+/// The dataflow count, for [`super::by_layout`].
+struct DataflowCount<'a> {
+    root: &'a Position,
+    classes: &'a [Class],
+    opts: &'a CountOptions,
+    df: &'a Dataflow,
+    progress: &'a dyn Progress,
+}
+
+impl ByLayout for DataflowCount<'_> {
+    fn run<S: Slot<N>, const N: usize>(&self) -> Result<MethodResult, CountError> {
+        run_typed::<S, N>(self.root, self.classes, self.opts, self.df, self.progress)
+    }
+}
+
+/// Runs the layered count as a dataflow, with the entry layout of the one-process count.
 pub(crate) fn run(
     root: &Position,
     classes: &[Class],
@@ -151,35 +165,14 @@ pub(crate) fn run(
     df: &Dataflow,
     progress: &dyn Progress,
 ) -> Result<MethodResult, CountError> {
-    let small = root.shape().squares() <= 32;
-    macro_rules! go {
-        ($n:literal) => {
-            if small {
-                run_typed::<Entry<u64, $n>, $n>(root, classes, opts, df, progress)
-            } else {
-                run_typed::<Entry<u128, $n>, $n>(root, classes, opts, df, progress)
-            }
-        };
-    }
-    match classes.len() {
-        1 => go!(1),
-        2 if root.shape().squares() <= 25 => {
-            match run_typed::<Packed2, 2>(root, classes, opts, df, progress) {
-                Err(CountError::Overflow(_)) => {
-                    run_typed::<Entry<u64, 2>, 2>(root, classes, opts, df, progress)
-                }
-                r => r,
-            }
-        }
-        2 => go!(2),
-        3 | 4 => go!(4),
-        5..=8 => go!(8),
-        9..=32 => go!(32),
-        k => Err(CountError::Checkpoint {
-            path: "-".into(),
-            msg: format!("{k} first-move classes: dp handles at most 32; use --method dfs"),
-        }),
-    }
+    let job = DataflowCount {
+        root,
+        classes,
+        opts,
+        df,
+        progress,
+    };
+    super::by_layout(root, classes.len(), &job)
 }
 
 /// The error of a dataflow run.

@@ -6,7 +6,7 @@
 use std::process::{Command, Stdio};
 
 /// What a run may hold beyond its `--memory`.
-const OVERHEAD_MIB: u64 = 64;
+const OVERHEAD_MIB: u64 = reversi_nxn::memory::FIXED_OVERHEAD >> 20;
 
 /// Runs `reversi ARGS --memory BUDGET` and returns its exit code, stderr and peak RSS in MiB.
 // The child is reaped by wait4 (for its rusage), not by `Child::wait`.

@@ -1017,6 +1017,8 @@ fn expand<S: Slot<N>, const N: usize>(
         let staged_bytes = next.expand_batch(&tasks, &x, &mut tally, &mut ok);
         let now = layer.bytes() + next.bytes() + staged_bytes;
         *peak = (*peak).max(now);
+        // The process's resident memory too, for what the count does not track.
+        let now = now.max(crate::memory::resident_over_fixed() as usize);
         if now as u64 > budget {
             return Err(over(now));
         }

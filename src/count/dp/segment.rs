@@ -83,29 +83,32 @@ fn checksum(b: &[u8]) -> u64 {
     h
 }
 
-/// Encodes one sorted partition as a block.
+/// Encodes one sorted partition as a block: the header, then the payload, in one buffer.
 fn encode<S: Slot<N>, const N: usize>(black_to_move: bool, part: &[S]) -> Vec<u8> {
-    let mut payload = Vec::with_capacity(part.len() * (6 + 3 * N));
+    let head = BLOCK_HEADER_BYTES as usize;
+    let mut out = Vec::with_capacity(head + part.len() * (6 + 3 * N));
+    out.resize(head, 0);
     let mut prev = 0u128;
     for e in part {
         let key = e.key().bits();
-        put_varint(&mut payload, key - prev);
+        put_varint(&mut out, key - prev);
         prev = key;
         for c in e.counts() {
-            put_varint(&mut payload, u128::from(c));
+            put_varint(&mut out, u128::from(c));
         }
     }
-    let mut out = Vec::with_capacity(payload.len() + BLOCK_HEADER_BYTES as usize);
-    out.push(u8::from(black_to_move));
-    out.extend_from_slice(&(part.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    out.extend_from_slice(&checksum(&payload).to_le_bytes());
-    out.extend_from_slice(&payload);
+    let payload_len = out.len() - head;
+    let sum = checksum(&out[head..]);
+    out[0] = u8::from(black_to_move);
+    out[1..5].copy_from_slice(&(part.len() as u32).to_le_bytes());
+    out[5..9].copy_from_slice(&(payload_len as u32).to_le_bytes());
+    out[9..17].copy_from_slice(&sum.to_le_bytes());
     out
 }
 
-/// Parts encoded in parallel at a time: bounds the encoded bytes held at once.
-const PARTS_AT_ONCE: usize = 64;
+/// Parts encoded in parallel at a time: bounds the encoded bytes held at once (a few MiB
+/// each), which the memory budget does not count.
+const PARTS_AT_ONCE: usize = 16;
 
 /// Writes `layer` as the segment `path`, emptying it part by part (each part is sorted, encoded
 /// and freed). `room` is the most bytes the file may take: a layer that needs more stops the

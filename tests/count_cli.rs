@@ -236,6 +236,35 @@ fn interrupted_run_resumes_to_the_same_result() {
 }
 
 #[test]
+fn loading_a_checkpoint_is_budgeted() {
+    // A layer that does not fit --memory is refused before its tables are made (exit 2), and
+    // the checkpoint stays for a run with a larger budget.
+    let cut = dir("cut-budget");
+    let c = cut.to_str().unwrap();
+    let args = ["count", "--rows", "4", "--cols", "5", "--out", c];
+    let out = reversi(&[&args[..], &["--stop-after", "8"]].concat());
+    assert_eq!(out.status.code(), Some(130));
+    let out = reversi(&[&args[..], &["--resume", "--memory", "1"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the checkpoint's layer of 54992 positions")
+            && err.contains("more than the budget of 1 MiB"),
+        "{err}"
+    );
+    assert!(cut.join("count-dp.checkpoint").exists());
+    let resumed = ok(&[&args[..], &["--resume"]].concat());
+    let games = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("games"))
+            .map(str::to_owned)
+    };
+    let fresh = ok(&["count", "--rows", "4", "--cols", "5", "--no-files"]);
+    assert!(resumed.contains("taken from the checkpoint"), "{resumed}");
+    assert_eq!(games(&resumed), games(&fresh));
+}
+
+#[test]
 fn bad_input_is_refused() {
     let d = dir("bad");
     let c = d.to_str().unwrap();

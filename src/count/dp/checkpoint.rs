@@ -5,14 +5,17 @@
 //! belongs to; a checkpoint of another run is refused rather than silently mixed in. (The disk
 //! store keeps its own manifest, see `disk.rs`.)
 
-use std::fs;
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{partitions_for, Key, Layer, Slot};
+use super::{partitions_for, table_index, Filling, Key, Layer, Slot};
 use crate::board::Position;
 use crate::count::{CountError, LayerRow};
+use crate::memory::MemoryError;
+use crate::progress::Progress;
 
 fn err(path: &Path, msg: impl std::fmt::Display) -> CountError {
     CountError::Checkpoint {
@@ -132,23 +135,34 @@ impl DpCheckpoint {
         ))
     }
 
-    /// Reads the state back, if the file exists.
-    pub fn load<S: Slot<N>, const N: usize>(&self) -> Result<Option<DpState<S, N>>, CountError> {
+    /// Reads the state back, if the file exists, for a board of `squares` squares. The
+    /// entries are streamed twice, to size each table and then to fill it, so loading holds
+    /// nothing but the layer's tables, which must fit `budget` bytes; a stop asked for by
+    /// `progress` ends it within a second.
+    pub fn load<S: Slot<N>, const N: usize>(
+        &self,
+        squares: u32,
+        budget: u64,
+        progress: &dyn Progress,
+    ) -> Result<Option<DpState<S, N>>, CountError> {
         let Some(path) = &self.path else {
             return Ok(None);
         };
         if !path.exists() {
             return Ok(None);
         }
-        let bytes = fs::read(path).map_err(|e| err(path, e))?;
-        let rest = bytes
-            .strip_prefix(DP_MAGIC)
+        let mut r = BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| err(path, e))?);
+        let mut magic = [0u8; DP_MAGIC.len()];
+        r.read_exact(&mut magic)
+            .ok()
+            .filter(|()| magic == DP_MAGIC)
             .ok_or_else(|| err(path, "not a dp checkpoint"))?;
-        let nl = rest
-            .iter()
-            .position(|&b| b == b'\n')
-            .ok_or_else(|| err(path, "truncated header"))?;
-        let header: DpHeader = serde_json::from_slice(&rest[..nl]).map_err(|e| err(path, e))?;
+        let mut line = Vec::new();
+        r.read_until(b'\n', &mut line).map_err(|e| err(path, e))?;
+        if line.pop() != Some(b'\n') {
+            return Err(err(path, "truncated header"));
+        }
+        let header: DpHeader = serde_json::from_slice(&line).map_err(|e| err(path, e))?;
         if header.method != "dp"
             || header.position != self.position
             || header.symmetry != self.symmetry
@@ -161,31 +175,48 @@ impl DpCheckpoint {
                 "belongs to another count (position, method or options differ); delete it or drop --resume",
             ));
         }
-        let mut data = &rest[nl + 1..];
+        let start = (DP_MAGIC.len() + line.len() + 1) as u64;
         let size = <S::K as Key>::BYTES + 8 * N;
-        if data.len() != (header.lens[0] + header.lens[1]) * size {
+        let total = header.lens[0] + header.lens[1];
+        let file_len = fs::metadata(path).map_err(|e| err(path, e))?.len();
+        if file_len != start + (total * size) as u64 {
             return Err(err(path, "truncated entries"));
         }
-        let total = header.lens[0] + header.lens[1];
-        let mut entries = Vec::with_capacity(total);
-        for (h, &len) in header.lens.iter().enumerate() {
-            for _ in 0..len {
-                let key = S::K::read(data);
-                let mut counts = [0u64; N];
-                for (i, c) in counts.iter_mut().enumerate() {
-                    let at = <S::K as Key>::BYTES + 8 * i;
-                    *c = u64::from_le_bytes(data[at..at + 8].try_into().expect("8 bytes"));
-                }
-                // A count too wide for these slots: the caller retries with wider ones.
-                let slot = S::pack(key, counts)
-                    .ok_or(CountError::Overflow("a path count of the checkpoint"))?;
-                entries.push((h, slot));
-                data = &data[size..];
-            }
-        }
-        drop(bytes);
         let per_half = partitions_for(total, std::mem::size_of::<S>());
-        let layer = Layer::from_entries(header.discs, per_half, entries)
+        // Stopped while loading: the checkpoint is untouched.
+        let done = header.rows.len() as u64;
+        let interrupted = || {
+            CountError::Interrupted {
+            done,
+            total: done + u64::from(squares.saturating_sub(header.discs)) + 1,
+            unit: "layers",
+            saved: format!(
+                "stopped while loading the checkpoint {}, which stays: run the same command with --resume to continue",
+                path.display()
+            ),
+        }
+        };
+        let mut sizes = vec![0usize; 2 * per_half];
+        each_entry::<S, N>(&mut r, path, header.lens, progress, |h, e| {
+            sizes[table_index(h, e.key().hash(), per_half)] += 1;
+        })?
+        .ok_or_else(interrupted)?;
+        let need = Filling::<S, N>::bytes_for(&sizes) as u64;
+        if need > budget {
+            return Err(CountError::Memory(MemoryError::OverBudget {
+                what: format!("the checkpoint's layer of {total} positions"),
+                needed_mb: need.div_ceil(1 << 20),
+                budget_mb: budget >> 20,
+            }));
+        }
+        r.seek(SeekFrom::Start(start)).map_err(|e| err(path, e))?;
+        let mut filling = Filling::<S, N>::new(header.discs, per_half, &sizes);
+        each_entry::<S, N>(&mut r, path, header.lens, progress, |h, e| {
+            filling.insert(h, e);
+        })?
+        .ok_or_else(interrupted)?;
+        let layer = filling
+            .finish()
             .ok_or(CountError::Overflow("a path count of the checkpoint"))?;
         let matrices = header
             .matrices
@@ -210,4 +241,46 @@ impl DpCheckpoint {
             let _ = fs::remove_file(p);
         }
     }
+}
+
+/// Entries read at a time between two looks at the stop flag.
+const ENTRIES_PER_READ: usize = 1 << 16;
+
+/// Reads the `lens[0] + lens[1]` entries (black to move, then white) that follow the header
+/// and calls `each` on every one, with its colour to move; `None` if `progress` asked to stop
+/// first.
+fn each_entry<S: Slot<N>, const N: usize>(
+    r: &mut impl Read,
+    path: &Path,
+    lens: [usize; 2],
+    progress: &dyn Progress,
+    mut each: impl FnMut(usize, S),
+) -> Result<Option<()>, CountError> {
+    let size = <S::K as Key>::BYTES + 8 * N;
+    let mut buf = vec![0u8; ENTRIES_PER_READ * size];
+    for (h, &len) in lens.iter().enumerate() {
+        let mut left = len;
+        while left > 0 {
+            if progress.should_stop() {
+                return Ok(None);
+            }
+            let n = left.min(ENTRIES_PER_READ);
+            let bytes = &mut buf[..n * size];
+            r.read_exact(bytes).map_err(|e| err(path, e))?;
+            for entry in bytes.chunks_exact(size) {
+                let key = S::K::read(entry);
+                let mut counts = [0u64; N];
+                for (i, c) in counts.iter_mut().enumerate() {
+                    let at = <S::K as Key>::BYTES + 8 * i;
+                    *c = u64::from_le_bytes(entry[at..at + 8].try_into().expect("8 bytes"));
+                }
+                // A count too wide for these slots: the caller retries with wider ones.
+                let slot = S::pack(key, counts)
+                    .ok_or(CountError::Overflow("a path count of the checkpoint"))?;
+                each(h, slot);
+            }
+            left -= n;
+        }
+    }
+    Ok(Some(()))
 }

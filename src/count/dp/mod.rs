@@ -403,6 +403,67 @@ fn partition(hash: u64, n: usize) -> usize {
     (((hash >> 32) * n as u64) >> 32) as usize
 }
 
+/// The table of a layer of `per_half` partitions per colour that holds a position of colour
+/// `h` to move (0 black, 1 white) whose key hashes to `hash`.
+pub(crate) fn table_index(h: usize, hash: u64, per_half: usize) -> usize {
+    h * per_half + partition(hash, per_half)
+}
+
+/// A layer being filled with entries whose number per table ([`table_index`]) is known
+/// beforehand, so that each table is sized once.
+pub(crate) struct Filling<S: Slot<N>, const N: usize> {
+    discs: u32,
+    per_half: usize,
+    tables: Vec<Table<S, N>>,
+    ok: bool,
+}
+
+impl<S: Slot<N>, const N: usize> Filling<S, N> {
+    fn capacity(n: usize) -> usize {
+        if n == 0 {
+            0
+        } else {
+            n * 8 / 7 + 64
+        }
+    }
+
+    /// The bytes [`Filling::new`] allocates for tables of `sizes` entries, before it does.
+    pub(crate) fn bytes_for(sizes: &[usize]) -> usize {
+        sizes
+            .iter()
+            .map(|&n| HugeBuf::<S>::bytes_for(Self::capacity(n)))
+            .sum()
+    }
+
+    /// Empty tables for `sizes[t]` entries in table `t`.
+    pub(crate) fn new(discs: u32, per_half: usize, sizes: &[usize]) -> Filling<S, N> {
+        Filling {
+            discs,
+            per_half,
+            tables: sizes
+                .par_iter()
+                .map(|&n| Table::new(Self::capacity(n)))
+                .collect(),
+            ok: true,
+        }
+    }
+
+    /// Adds a position of colour `h` to move, merging its counts with an equal key's.
+    pub(crate) fn insert(&mut self, h: usize, e: S) {
+        let hash = e.key().hash();
+        self.ok &= self.tables[table_index(h, hash, self.per_half)].insert(e, hash);
+    }
+
+    /// The layer; `None` if a merged count overflowed.
+    pub(crate) fn finish(self) -> Option<Layer<S, N>> {
+        self.ok.then(|| Layer {
+            discs: self.discs,
+            per_half: self.per_half,
+            parts: self.tables.into_iter().map(Table::into_part).collect(),
+        })
+    }
+}
+
 impl<S: Slot<N>, const N: usize> Layer<S, N> {
     /// The layer holding `entries` (`(colour to move, slot)`), equal keys merged, split into
     /// `per_half` partitions per colour. `None` if a merged count overflowed.
@@ -416,25 +477,15 @@ impl<S: Slot<N>, const N: usize> Layer<S, N> {
         per_half: usize,
         entries: Vec<(usize, S)>,
     ) -> Option<Layer<S, N>> {
-        let table_of = |h: usize, hash: u64| h * per_half + partition(hash, per_half);
         let mut sizes = vec![0usize; 2 * per_half];
         for (h, e) in &entries {
-            sizes[table_of(*h, e.key().hash())] += 1;
+            sizes[table_index(*h, e.key().hash(), per_half)] += 1;
         }
-        let mut tables: Vec<Table<S, N>> = sizes
-            .into_par_iter()
-            .map(|n| Table::new(if n == 0 { 0 } else { n * 8 / 7 + 64 }))
-            .collect();
-        let mut ok = true;
+        let mut filling = Filling::new(discs, per_half, &sizes);
         for (h, e) in entries {
-            let hash = e.key().hash();
-            ok &= tables[table_of(h, hash)].insert(e, hash);
+            filling.insert(h, e);
         }
-        ok.then(|| Layer {
-            discs,
-            per_half,
-            parts: tables.into_iter().map(Table::into_part).collect(),
-        })
+        filling.finish()
     }
 
     /// Positions in the layer.
@@ -743,7 +794,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
     let cp = DpCheckpoint::new(opts.checkpoint.clone(), root, opts.symmetry, k, N);
     let mut resumed_units = 0;
     if opts.resume {
-        if let Some(state) = cp.load::<S, N>()? {
+        if let Some(state) = cp.load::<S, N>(shape.squares(), budget, progress)? {
             layer = state.layer;
             matrices = state.matrices;
             rows = state.rows;

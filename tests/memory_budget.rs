@@ -8,20 +8,28 @@ use std::process::{Command, Stdio};
 /// What a run may hold beyond its `--memory`.
 const OVERHEAD_MIB: u64 = reversi_nxn::memory::FIXED_OVERHEAD >> 20;
 
-/// Runs `reversi ARGS --memory BUDGET` and returns its exit code, stderr and peak RSS in MiB.
+/// Runs `reversi ARGS --memory BUDGET --no-files` and returns its exit code, stderr and peak
+/// RSS in MiB.
+fn run(args: &[&str], budget_mib: u64) -> (i32, String, u64) {
+    let budget = budget_mib.to_string();
+    run_as(
+        &[args, &["--memory", &budget, "--no-files"]].concat(),
+        budget_mib,
+    )
+}
+
+/// Runs `reversi ARGS` and returns its exit code, stderr and peak RSS in MiB.
 // The child is reaped by wait4 (for its rusage), not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn run(args: &[&str], budget_mib: u64) -> (i32, String, u64) {
+fn run_as(args: &[&str], budget_mib: u64) -> (i32, String, u64) {
     let err_path = std::env::temp_dir().join(format!(
         "reversi-memory-{}-{budget_mib}-{}.err",
         std::process::id(),
         args.join("_").replace(['/', ' '], "-")
     ));
     let err_file = std::fs::File::create(&err_path).unwrap();
-    let budget = budget_mib.to_string();
     let child = Command::new(env!("CARGO_BIN_EXE_reversi"))
         .args(args)
-        .args(["--memory", &budget, "--no-files"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(err_file)
@@ -79,6 +87,20 @@ fn five_by_five_under_small_budgets() {
     // The disk store under a small budget finishes within it.
     let (code, err) = within(&["count", "--rows", "4", "--cols", "5"], 64);
     assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn the_solver_holds_its_table_and_little_more() {
+    // The transposition table is the solver's one large allocation, of --hash-mb MiB.
+    for hash in [16, 128] {
+        let h = hash.to_string();
+        let (code, err, rss) = run_as(&["solve", "-n", "5", "--hash-mb", &h], hash);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            rss <= hash + OVERHEAD_MIB,
+            "--hash-mb {hash}: peak RSS {rss} MiB"
+        );
+    }
 }
 
 /// The whole 5x5 count in memory within 4 GiB (about two minutes on two cores):

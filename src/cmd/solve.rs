@@ -39,7 +39,8 @@ pub struct SolveArgs {
     /// clearing it (see BENCHMARKS.md: no help measured on FFO #40-59).
     #[arg(long, requires = "file")]
     pub keep_table: bool,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB: the solver's one large allocation, so its memory is
+    /// this and a few MiB more.
     #[arg(long, default_value_t = 512)]
     pub hash_mb: usize,
     /// Print the report as JSON instead of text.

@@ -77,11 +77,15 @@ pub fn return_large_blocks_to_the_system() {
 /// tallies and small buffers. Tests check peak RSS against the budget plus this.
 pub const FIXED_OVERHEAD: u64 = 64 << 20;
 
-/// The resident memory of this process now (`VmRSS`) less [`FIXED_OVERHEAD`], in bytes: what
-/// counts against a `--memory` budget, beside what a count tracks itself (the C allocator's
-/// own overhead is not tracked, and grows with the memory held). Zero if unknown.
+/// If `whole_process`, the resident memory of this process now (`VmRSS`) less
+/// [`FIXED_OVERHEAD`], in bytes: what counts against a `--memory` budget of a process that
+/// runs one count, beside what the count tracks itself (the C allocator's own overhead is not
+/// tracked, and grows with the memory held). Zero otherwise, or if unknown.
 #[must_use]
-pub fn resident_over_fixed() -> u64 {
+pub fn resident_over_fixed(whole_process: bool) -> u64 {
+    if !whole_process {
+        return 0;
+    }
     resident_bytes().map_or(0, |b| b.saturating_sub(FIXED_OVERHEAD))
 }
 

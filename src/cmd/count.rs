@@ -178,6 +178,7 @@ pub fn run(args: &CountArgs) -> Result<()> {
         frontier: args.frontier,
         dataflow,
         checkpoint_secs: args.checkpoint_secs,
+        whole_process: true,
     };
     let disk_dir = disk_run_dir(&pos, &opts);
     if args.resume

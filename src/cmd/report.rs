@@ -211,6 +211,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                     memory_mb: args.memory,
                     checkpoint: Some(dir.join("count-dp.checkpoint")),
                     resume: dir.join("count-dp.checkpoint").exists(),
+                    whole_process: true,
                     ..CountOptions::default()
                 };
                 let report = count(&shape.start(), "", &opts, &bar)?;

@@ -113,6 +113,11 @@ pub struct CountOptions {
     /// layer's end (0: every layer). The memory store lengthens it so that saving takes at
     /// most a twentieth of the run.
     pub checkpoint_secs: u64,
+    /// dp: `memory_mb` bounds this whole process's resident memory (less a fixed 64 MiB), as
+    /// well as what the count tracks itself, which misses the C allocator's overhead. For a
+    /// process that runs nothing else (the command-line tool); off, the count's own tally
+    /// is the bound, as a library inside a larger process needs.
+    pub whole_process: bool,
 }
 
 impl Default for CountOptions {
@@ -130,6 +135,7 @@ impl Default for CountOptions {
             frontier: dfs::FRONTIER_TARGET,
             dataflow: None,
             checkpoint_secs: 60,
+            whole_process: false,
         }
     }
 }

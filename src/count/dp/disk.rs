@@ -50,6 +50,8 @@ pub(crate) struct DiskPlan {
     pub disk_budget: u64,
     /// Bytes the tables and buffers may take.
     pub memory_budget: u64,
+    /// The budget bounds the process's resident memory too (`CountOptions::whole_process`).
+    pub whole_process: bool,
 }
 
 /// One segment as the manifest names it.
@@ -671,7 +673,7 @@ fn part<S: Slot<N>, const N: usize>(
             // What the process holds in all, beside what the count knows it holds: the C
             // allocator's own overhead grows with the layer (about 5% of it on 4x7), so the
             // bound is checked against both.
-            let resident = crate::memory::resident_over_fixed() as usize;
+            let resident = crate::memory::resident_over_fixed(plan.whole_process) as usize;
             let now = held.max(resident);
             if now as u64 > plan.memory_budget {
                 let what = format!(

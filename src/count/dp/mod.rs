@@ -849,7 +849,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
             k,
             &mut matrices,
             &mut peak,
-            (budget, first),
+            (budget, first, opts.whole_process),
             progress,
         ) {
             // Stopped mid-layer: the layer is half freed, so the last checkpoint saved (by this
@@ -930,6 +930,7 @@ fn disk_plan(root: &Position, opts: &CountOptions) -> disk::DiskPlan {
         dir,
         disk_budget,
         memory_budget: opts.memory_mb.saturating_mul(1 << 20),
+        whole_process: opts.whole_process,
     }
 }
 
@@ -1008,7 +1009,7 @@ fn expand<S: Slot<N>, const N: usize>(
     k: usize,
     matrices: &mut [Vec<u128>],
     peak: &mut usize,
-    (budget, first): (u64, usize),
+    (budget, first, whole_process): (u64, usize, bool),
     progress: &dyn Progress,
 ) -> Result<Layer<S, N>, CountError> {
     let shape = pk.shape;
@@ -1069,7 +1070,7 @@ fn expand<S: Slot<N>, const N: usize>(
         let now = layer.bytes() + next.bytes() + staged_bytes;
         *peak = (*peak).max(now);
         // The process's resident memory too, for what the count does not track.
-        let now = now.max(crate::memory::resident_over_fixed() as usize);
+        let now = now.max(crate::memory::resident_over_fixed(whole_process) as usize);
         if now as u64 > budget {
             return Err(over(now));
         }

@@ -33,9 +33,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::building::{BATCH, CHUNK};
 use super::segment::{self, DecodeError, SegmentInfo, SegmentReader};
 use super::split::{SplitRange, Splitter};
-use super::{Building, Expansion, Key, Layer, Packer, Slot, Tally, BATCH, CHUNK};
+use super::{Building, Expansion, Key, Layer, Packer, Slot, Tally};
 use crate::board::Position;
 use crate::count::{CountError, DiskStats, LayerRow};
 use crate::memory::MemoryError;

@@ -14,7 +14,7 @@
 //! 2^(64-j))`: halving a range that turned out too large for memory keeps every part already
 //! written valid.
 
-use super::mix;
+use super::key::mix;
 use crate::board::{Shape, Symmetry};
 
 /// The signature function of one board.

@@ -15,10 +15,10 @@ use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
 use super::{checkpoint, Fail, Job, WorkerOut};
-use crate::count::dp::{
-    expand_chunk, half, partition, partitions_for, Expansion, Key, Layer, Local, Packer, Slot,
-    Table, CHUNK,
-};
+use crate::count::dp::building::CHUNK;
+use crate::count::dp::expand::{expand_chunk, Local};
+use crate::count::dp::layer::{half, partition, Table};
+use crate::count::dp::{partitions_for, Expansion, Key, Layer, Packer, Slot};
 use crate::count::{ExchangeRow, LayerRow};
 use crate::memory::HugeBuf;
 

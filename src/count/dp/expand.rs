@@ -179,6 +179,7 @@ fn expand_one<S: Slot<N>, const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Shape;
     use crate::count::dp::slot::Packed2;
 
     #[test]

@@ -1,0 +1,95 @@
+//! The disk store's manifest: the segments of the current layer, the finished parts of the
+//! next one and the tallies that include them, written atomically after every part.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::super::segment::SegmentInfo;
+use super::super::split::SplitRange;
+use super::fail;
+use crate::count::{CountError, DiskStats};
+
+/// One segment as the manifest names it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct SegmentRec {
+    pub(super) file: String,
+    /// The signature range of the part it holds.
+    pub(super) lo: u64,
+    pub(super) level: u32,
+    pub(super) entries: u64,
+    pub(super) bytes: u64,
+    /// Positions with black to move (absent in manifests of the first version).
+    #[serde(default)]
+    pub(super) black: Option<u64>,
+}
+
+impl SegmentRec {
+    pub(super) fn info(&self) -> SegmentInfo {
+        SegmentInfo {
+            entries: self.entries,
+            bytes: self.bytes,
+            black: self.black.unwrap_or(0),
+        }
+    }
+    pub(super) fn range(&self) -> SplitRange {
+        SplitRange {
+            lo: self.lo,
+            level: self.level,
+        }
+    }
+}
+
+/// The state of a disk run, saved after every part.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Manifest {
+    pub(super) format: u32,
+    /// What run this is: the start position, the classes and the slot layout.
+    pub(super) position: String,
+    pub(super) classes: usize,
+    pub(super) counts: usize,
+    pub(super) key_bytes: usize,
+    /// Discs of the current layer.
+    pub(super) discs: u32,
+    /// The current layer.
+    pub(super) layer: Vec<SegmentRec>,
+    /// The parts of the next layer finished so far, in signature order.
+    pub(super) next: Vec<SegmentRec>,
+    /// The split level of the next layer's parts.
+    pub(super) level: u32,
+    /// Score tallies per class (decimal `u128`), including the finished parts.
+    pub(super) matrices: Vec<Vec<String>>,
+    /// Layers expanded so far: `(discs, positions)`.
+    pub(super) rows: Vec<(u32, u64)>,
+    /// The last layer's growth (positions of a layer over those of the one before).
+    pub(super) growth: f64,
+    pub(super) stats: DiskStats,
+}
+
+pub(super) const MANIFEST: &str = "manifest.json";
+
+impl Manifest {
+    pub(super) fn layer_entries(&self) -> u64 {
+        self.layer.iter().map(|s| s.entries).sum()
+    }
+    pub(super) fn disk_in_use(&self) -> u64 {
+        self.layer.iter().chain(&self.next).map(|s| s.bytes).sum()
+    }
+    pub(super) fn save(&self, dir: &Path) -> Result<(), CountError> {
+        let text = serde_json::to_string_pretty(self).map_err(|e| fail(dir, e))?;
+        crate::atomic::write_atomic(&dir.join(MANIFEST), &text).map_err(|e| fail(dir, e))
+    }
+    pub(super) fn matrices(&self, dir: &Path) -> Result<Vec<Vec<u128>>, CountError> {
+        self.matrices
+            .iter()
+            .map(|m| m.iter().map(|s| s.parse::<u128>()).collect())
+            .collect::<Result<_, _>>()
+            .map_err(|e| fail(dir, e))
+    }
+    pub(super) fn set_matrices(&mut self, m: &[Vec<u128>]) {
+        self.matrices = m
+            .iter()
+            .map(|m| m.iter().map(u128::to_string).collect())
+            .collect();
+    }
+}

@@ -12,7 +12,8 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::worker::{entry_of, key_words, words_of, Part};
+use super::part::Part;
+use super::wire::{entry_of, key_words, words_of};
 use super::Dataflow;
 use crate::count::dp::{Layer, Slot};
 use crate::count::LayerRow;

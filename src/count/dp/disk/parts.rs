@@ -9,8 +9,9 @@ use super::super::building::{BATCH, CHUNK};
 use super::super::segment::{self, DecodeError, SegmentReader};
 use super::super::split::{SplitRange, Splitter};
 use super::super::{Building, Expansion, Key, Packer, Slot, Tally};
+use super::estimate::human;
 use super::manifest::{Manifest, SegmentRec};
-use super::{fail, human, io_fail, DiskPlan, PartError, MAX_LEVEL};
+use super::{fail, io_fail, DiskPlan, PartError, MAX_LEVEL};
 use crate::count::CountError;
 use crate::progress::Progress;
 

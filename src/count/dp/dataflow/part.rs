@@ -1,0 +1,140 @@
+//! A worker's part of a layer: the positions whose key hashes to it, in tables like the
+//! one-process count's, and the children received for the next layer.
+
+use std::collections::BTreeMap;
+
+use super::super::layer::{partition, Table};
+use super::super::{partitions_for, Key, Layer, Slot};
+use super::wire::{entry_of, key_words, Body, Msg, Stat, STAGE};
+
+/// A worker's part of the next layer while it is built: tables by colour and by the hash bits
+/// below those that chose the worker.
+pub(crate) struct Part<S: Copy, const N: usize> {
+    pub(crate) me: usize,
+    pub(crate) peers: usize,
+    /// Tables per colour.
+    pub(crate) q: usize,
+    pub(crate) tables: Vec<Table<S, N>>,
+    /// Entries waiting, by table.
+    pub(crate) staged: Vec<Vec<S>>,
+    pub(crate) staged_n: usize,
+    pub(crate) ok: bool,
+}
+
+impl<S: Slot<N>, const N: usize> Part<S, N> {
+    /// Tables for about `guess` positions, a share `black` of them with black to move (as
+    /// `Building::new`: the halves of a layer differ greatly in size).
+    pub(crate) fn new(me: usize, peers: usize, guess: usize, black: f64) -> Part<S, N> {
+        let black = black.clamp(0.0, 1.0);
+        let major = black.max(1.0 - black);
+        let q = partitions_for(
+            (guess as f64 * 2.0 * major) as usize,
+            std::mem::size_of::<S>(),
+        )
+        .max(1);
+        let initial = |share: f64| (guess as f64 * share / q as f64 * 8.0 / 7.0) as usize;
+        let (b, w) = (initial(black), initial(1.0 - black));
+        Part {
+            me,
+            peers,
+            q,
+            tables: (0..2 * q)
+                .map(|t| Table::new(if t < q { b } else { w }))
+                .collect(),
+            staged: (0..2 * q).map(|_| Vec::new()).collect(),
+            staged_n: 0,
+            ok: true,
+        }
+    }
+
+    /// The table of an entry with colour `h` to move whose key hashes to `hash`. The worker was
+    /// chosen by `partition(hash, peers)`, so `partition(hash, peers * q)` falls in this
+    /// worker's run of `q`.
+    #[inline]
+    pub(crate) fn table_of(&self, h: usize, hash: u64) -> usize {
+        let g = partition(hash, self.peers * self.q) - self.me * self.q;
+        debug_assert!(g < self.q, "an entry of another worker");
+        h * self.q + g.min(self.q - 1)
+    }
+
+    /// Adds `e` with colour `h` to move.
+    pub(crate) fn insert(&mut self, h: usize, e: S) {
+        let hash = e.key().hash();
+        let t = self.table_of(h, hash);
+        self.ok &= self.tables[t].insert(e, hash);
+    }
+
+    /// Adds the entries of `words` ([`words_of`]) with colour `h` to move; `false` if the
+    /// batch does not decode. They are staged by table and merged a table at a time once
+    /// [`STAGE`] are waiting: each table (a few MiB) then takes many insertions while it is
+    /// in the cache, as the one-process count's batches do.
+    pub(crate) fn insert_words(&mut self, h: usize, words: &[u64]) -> bool {
+        let stride = key_words::<S::K>() + N;
+        for w in words.chunks_exact(stride) {
+            let Some(e) = entry_of::<S, N>(w) else {
+                self.ok = false;
+                continue;
+            };
+            let t = self.table_of(h, e.key().hash());
+            self.staged[t].push(e);
+        }
+        self.staged_n += words.len() / stride;
+        if self.staged_n >= STAGE {
+            self.merge_staged();
+        }
+        words.len().is_multiple_of(stride)
+    }
+
+    /// Merges the staged entries into their tables.
+    pub(crate) fn merge_staged(&mut self) {
+        for (table, staged) in self.tables.iter_mut().zip(&mut self.staged) {
+            self.ok &= table.insert_all(staged.iter());
+            staged.clear();
+        }
+        self.staged_n = 0;
+    }
+
+    pub(crate) fn bytes(&self) -> usize {
+        self.tables.iter().map(Table::bytes).sum::<usize>()
+            + self.staged.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<S>()
+    }
+
+    /// The finished part of the layer of `discs` discs.
+    pub(crate) fn into_layer(mut self, discs: u32) -> Layer<S, N> {
+        self.merge_staged();
+        Layer {
+            discs,
+            per_half: self.q,
+            parts: self.tables.into_iter().map(Table::into_part).collect(),
+        }
+    }
+}
+
+/// What the merge operator has received, by round.
+pub(crate) struct Inbox<S: Copy, const N: usize> {
+    pub(crate) me: usize,
+    pub(crate) peers: usize,
+    /// Size guess for a part not yet started, and the share of it with black to move.
+    pub(crate) guess: usize,
+    pub(crate) black: f64,
+    pub(crate) next: BTreeMap<u64, Part<S, N>>,
+    pub(crate) stats: BTreeMap<u64, Vec<Stat>>,
+    /// A batch that did not decode (a bug or a foreign process): reported at the round's end.
+    pub(crate) bad: bool,
+}
+
+impl<S: Slot<N>, const N: usize> Inbox<S, N> {
+    pub(crate) fn receive(&mut self, t: u64, m: Msg) {
+        match m.body {
+            Body::Stat(s) => self.stats.entry(t).or_default().push(s),
+            Body::Children { half, words } => {
+                let (me, peers, guess, black) = (self.me, self.peers, self.guess, self.black);
+                let part = self
+                    .next
+                    .entry(t)
+                    .or_insert_with(|| Part::new(me, peers, guess, black));
+                self.bad |= !part.insert_words(usize::from(half & 1), &words);
+            }
+        }
+    }
+}

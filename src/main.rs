@@ -54,7 +54,7 @@ fn main() {
             std::process::exit(1);
         }
     }
-    if let Err(e) = cmd::run(cli.command) {
+    if let Err(e) = cli.command.run() {
         eprintln!("Error: {e:#}");
         std::process::exit(exit_code(&e));
     }
@@ -73,7 +73,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
         ) || matches!(
             c.downcast_ref::<reversi_nxn::strong::StrongError>(),
             Some(reversi_nxn::strong::StrongError::Stopped)
-        ) || c.is::<cli::Interrupted>()
+        ) || c.is::<cmd::Interrupted>()
     });
     if interrupted {
         return cmd::INTERRUPTED;
@@ -81,7 +81,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
     let bad_input = e.chain().any(|c| {
         c.is::<BoardError>()
             || c.is::<reversi_nxn::memory::MemoryError>()
-            || c.is::<cli::UsageError>()
+            || c.is::<cmd::UsageError>()
             || c.is::<reversi_nxn::obf::ObfError>()
             || c.downcast_ref::<reversi_nxn::count::CountError>()
                 .is_some_and(reversi_nxn::count::CountError::is_input)

@@ -7,7 +7,7 @@ use clap::Args;
 use reversi_nxn::board::Scoring;
 use reversi_nxn::play::Advisor;
 
-use crate::cli::BoardArgs;
+use super::BoardArgs;
 
 /// Arguments of `reversi analyze`.
 #[derive(Debug, Args)]

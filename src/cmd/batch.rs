@@ -2,7 +2,7 @@
 //! and as CSV or JSON with `--out`.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -11,8 +11,7 @@ use reversi_nxn::obf;
 use reversi_nxn::solve::{Mode, Proof, SolveOptions, Solver};
 use serde::Serialize;
 
-use super::solve::SolveArgs;
-use crate::cli::UsageError;
+use super::UsageError;
 
 /// One move and its value for the side to move.
 #[derive(Debug, Clone, Serialize)]
@@ -234,8 +233,27 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
+/// What `solve --file` asks of a batch, from the solve command's arguments.
+#[derive(Debug, Clone)]
+pub struct BatchArgs {
+    /// Solve the other lines when one does not parse.
+    pub keep_going: bool,
+    /// `--mode`, if given (the batch default is `best`).
+    pub mode: Option<Mode>,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// JSON on standard output instead of the table.
+    pub json: bool,
+    /// The scoring rule of the values.
+    pub scoring: Scoring,
+    /// Keep the table from one position to the next.
+    pub keep_table: bool,
+    /// Where to write the rows (CSV, or JSON by the extension).
+    pub out: Option<PathBuf>,
+}
+
 /// Solves every position of the OBF file `path` (`-`: standard input) and prints the rows.
-pub fn run(args: &SolveArgs, path: &Path, opts: &SolveOptions) -> Result<()> {
+pub fn run(args: &BatchArgs, path: &Path, opts: &SolveOptions) -> Result<()> {
     let name = path.display().to_string();
     let text = if path == Path::new("-") {
         let mut s = String::new();

@@ -9,8 +9,8 @@ use reversi_nxn::count::{
     count, disk_run_dir, moves_text, CountError, CountOptions, CountReport, Method, Store,
 };
 
+use super::{BoardArgs, UsageError};
 use crate::bar::Bar;
-use crate::cli::{BoardArgs, UsageError};
 
 /// Arguments of `reversi count`.
 #[derive(Debug, Args)]

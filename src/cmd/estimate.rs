@@ -7,8 +7,8 @@ use clap::Args;
 use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport, OutcomeEstimate};
 use reversi_nxn::export::plot::thousands;
 
+use super::BoardArgs;
 use crate::bar::Bar;
-use crate::cli::BoardArgs;
 
 /// Arguments of `reversi estimate`.
 #[derive(Debug, Args)]
@@ -47,7 +47,7 @@ pub fn run(args: &EstimateArgs) -> Result<()> {
         // A partial estimate is still a valid one (with fewer probes): show it, but do not
         // save it as if it were the run asked for.
         print_report(&report);
-        return Err(crate::cli::Interrupted(format!(
+        return Err(super::Interrupted(format!(
             "interrupted after {} of {} probes; nothing written",
             report.samples, args.samples
         ))

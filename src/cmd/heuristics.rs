@@ -7,8 +7,8 @@ use clap::Args;
 use reversi_nxn::heuristics::{audit, HeuristicsReport, Strategy};
 use reversi_nxn::strong::{build, StrongOptions, StrongTable};
 
+use super::{BoardArgs, UsageError};
 use crate::bar::Bar;
-use crate::cli::{BoardArgs, UsageError};
 
 /// Arguments of `reversi heuristics`.
 #[derive(Debug, Args)]

@@ -1,6 +1,7 @@
 //! One module per subcommand: each calls the library and prints; parsing lives in `cli.rs`.
 
 pub mod analyze;
+pub mod args;
 pub mod batch;
 pub mod count;
 pub mod estimate;
@@ -18,24 +19,7 @@ use std::sync::Arc;
 
 use reversi_nxn::board::Scoring;
 
-use crate::cli::Command;
-
-/// Runs one subcommand.
-pub fn run(command: Command) -> anyhow::Result<()> {
-    match command {
-        Command::Perft(args) => perft::run(&args),
-        Command::Positions(args) => positions::run(&args),
-        Command::Analyze(args) => analyze::run(&args),
-        Command::Play(args) => play::run(&args),
-        Command::Estimate(args) => estimate::run(&args),
-        Command::Plot(args) => plot::run(&args),
-        Command::Report(args) => report::run(&args),
-        Command::Strong(args) => strong::run(&args),
-        Command::Heuristics(args) => heuristics::run(&args),
-        Command::Solve(args) => solve::run(&args),
-        Command::Count(args) => count::run(&args),
-    }
-}
+pub use args::{BoardArgs, Interrupted, UsageError};
 
 /// The flag the signal handler sets for a command that saves its work.
 static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
@@ -86,7 +70,7 @@ pub fn no_stop() -> Arc<AtomicBool> {
 /// usage error (exit code 2) that names the directory and what failed.
 pub fn prepare_output_dir(dir: &std::path::Path, flag: &str) -> anyhow::Result<()> {
     let bad = |what: String| -> anyhow::Error {
-        crate::cli::UsageError(format!("{flag} {}: {what}", dir.display())).into()
+        UsageError(format!("{flag} {}: {what}", dir.display())).into()
     };
     if dir.exists() && !dir.is_dir() {
         return Err(bad("not a directory".into()));
@@ -116,7 +100,7 @@ pub fn check_long(yes: bool, what: &str, seconds: f64, basis: &str) -> anyhow::R
     if yes || seconds <= LONG_RUN_SECS {
         return Ok(());
     }
-    Err(crate::cli::UsageError(format!(
+    Err(UsageError(format!(
         "{what} would take about {} on {} threads ({basis}); pass --yes to start it anyway",
         human_duration(seconds),
         rayon::current_num_threads()

@@ -8,8 +8,8 @@ use reversi_nxn::perft::{
     perft_counts, perft_deep, perft_table, DeepOptions, PerftOptions, PerftReport,
 };
 
+use super::BoardArgs;
 use crate::bar::Bar;
-use crate::cli::BoardArgs;
 
 /// Arguments of `reversi perft`.
 #[derive(Debug, Args)]

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use reversi_nxn::board::Scoring;
 use reversi_nxn::play::session::{Session, HELP};
 
-use crate::cli::BoardArgs;
+use super::BoardArgs;
 
 /// Which sides the engine plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

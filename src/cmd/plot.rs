@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use reversi_nxn::export::plot::plot_results;
 
-use crate::cli::UsageError;
+use super::UsageError;
 
 /// Arguments of `reversi plot`.
 #[derive(Debug, Args)]

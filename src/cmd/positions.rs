@@ -7,8 +7,8 @@ use clap::Args;
 use reversi_nxn::export::tables::{write_atomic, write_json};
 use reversi_nxn::positions::{csv, positions, PositionsOptions, PositionsReport};
 
+use super::BoardArgs;
 use crate::bar::Bar;
-use crate::cli::BoardArgs;
 
 /// Arguments of `reversi positions`.
 #[derive(Debug, Args)]
@@ -60,7 +60,7 @@ pub fn run(args: &PositionsArgs) -> Result<()> {
     if let Some(why) = &report.stopped {
         if why.starts_with("stopped during") {
             // Ctrl-C: the plies before are shown above.
-            return Err(crate::cli::Interrupted(format!("interrupted: {why}")).into());
+            return Err(super::Interrupted(format!("interrupted: {why}")).into());
         }
         eprintln!("stopped early: {why}");
     }

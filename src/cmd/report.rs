@@ -241,7 +241,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                 eprintln!("solve {shape}");
                 let mut solver = Solver::new(1024);
                 let report = solver.solve(&shape.start(), &SolveOptions::default(), &bar);
-                write_json(&path, &report.to_json())?;
+                write_json(&path, &reversi_nxn::export::json::solution(&report))?;
                 read_json(&path).context("reading back the solution just written")?
             }
         };

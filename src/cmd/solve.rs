@@ -10,8 +10,8 @@ use clap::Args;
 use reversi_nxn::board::{Move, Scoring};
 use reversi_nxn::solve::{convention, Mode, SolveOptions, SolveReport, Solver};
 
+use super::{BoardArgs, UsageError};
 use crate::bar::Bar;
-use crate::cli::{BoardArgs, UsageError};
 
 /// Arguments of `reversi solve`.
 #[derive(Debug, Args)]
@@ -168,7 +168,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let opts = options(args)?;
     if let Some(path) = &args.file {
         reversi_nxn::memory::check_available(args.hash_mb as u64)?;
-        return super::batch::run(args, path, &opts);
+        let batch = super::batch::BatchArgs {
+            keep_going: args.keep_going,
+            mode: args.mode,
+            hash_mb: args.hash_mb,
+            json: args.json,
+            scoring: args.scoring,
+            keep_table: args.keep_table,
+            out: args.out.clone(),
+        };
+        return super::batch::run(&batch, path, &opts);
     }
     let (pos, _) = args.board.position(6)?;
     if args.save && (args.board.moves.is_some() || args.board.board.is_some()) {
@@ -228,7 +237,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     // No Ctrl-C handler: a solve keeps nothing worth saving, so the signal just ends it.
     let bar = Bar::new(Arc::new(AtomicBool::new(false)));
     let report = solver.solve(&pos, &opts, &bar);
-    let json = serde_json::to_string_pretty(&report.to_json())?;
+    let json = serde_json::to_string_pretty(&reversi_nxn::export::json::solution(&report))?;
     let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();
     if args.save {
         outs.push(

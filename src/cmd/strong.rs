@@ -7,8 +7,8 @@ use clap::Args;
 use reversi_nxn::strong::{build, StrongOptions, StrongReport, FORMAT_VERSION};
 use serde::Serialize;
 
+use super::{BoardArgs, UsageError};
 use crate::bar::Bar;
-use crate::cli::{BoardArgs, UsageError};
 
 /// Arguments of `reversi strong`.
 #[derive(Debug, Args)]

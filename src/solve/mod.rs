@@ -39,6 +39,7 @@
 //! assert_eq!(solver.value(&start), report.value); // black is to move at the start
 //! ```
 
+pub mod abort;
 pub mod endgame;
 pub mod parallel;
 pub mod prove;
@@ -48,8 +49,6 @@ pub mod table;
 
 use std::collections::HashMap;
 use std::time::Instant;
-
-use serde::Serialize;
 
 use crate::board::{Move, Position, Scoring, Shape, Side, Squares};
 use crate::progress::Progress;
@@ -125,41 +124,6 @@ impl SolveReport {
             .collect::<Vec<_>>()
             .join(" ")
     }
-
-    /// The report as a plain serializable value (moves named, the winner spelled out).
-    #[must_use]
-    pub fn to_json(&self) -> SolveJson {
-        let best = self.best_moves();
-        SolveJson {
-            board: self.position.shape().name(),
-            position: self.position.to_board_string(),
-            side_to_move: self.position.side_to_move().name(),
-            scoring: self.scoring,
-            convention: convention(self.scoring),
-            value: self.value,
-            winner: self.winner.map_or("draw", Side::name),
-            final_black: self.final_score.0,
-            final_white: self.final_score.1,
-            pv: self
-                .pv
-                .iter()
-                .map(|&m| self.position.move_name(m))
-                .collect(),
-            move_values: self
-                .move_values
-                .iter()
-                .map(|&(m, v)| MoveValue {
-                    mv: self.position.move_name(m),
-                    value: v,
-                    best: best.contains(&m),
-                })
-                .collect(),
-            nodes: self.nodes,
-            seconds: self.seconds,
-            nodes_per_second: self.nodes_per_second(),
-            threads: self.threads,
-        }
-    }
 }
 
 /// The value convention of a [`SolveReport`] under `scoring`, in words, printed with every
@@ -176,53 +140,6 @@ pub const fn convention(scoring: Scoring) -> &'static str {
              empty squares at the end go to the player with more discs (Othello rules)"
         }
     }
-}
-
-/// A [`SolveReport`] in serializable form.
-#[derive(Debug, Clone, Serialize)]
-pub struct SolveJson {
-    /// Board size such as `6x6`.
-    pub board: String,
-    /// Board string of the position.
-    pub position: String,
-    /// `black` or `white`.
-    pub side_to_move: &'static str,
-    /// The scoring rule: `discs` or `winner-takes-empties`.
-    pub scoring: Scoring,
-    /// The value convention.
-    pub convention: &'static str,
-    /// Black minus white under perfect play.
-    pub value: i32,
-    /// `black`, `white` or `draw`.
-    pub winner: &'static str,
-    /// Black discs at the end of the principal variation (empty squares not added).
-    pub final_black: u32,
-    /// White discs at the end of the principal variation.
-    pub final_white: u32,
-    /// The principal variation, passes included.
-    pub pv: Vec<String>,
-    /// Every legal turn with its value.
-    pub move_values: Vec<MoveValue>,
-    /// Positions searched.
-    pub nodes: u64,
-    /// Wall time in seconds.
-    pub seconds: f64,
-    /// Nodes per second.
-    pub nodes_per_second: f64,
-    /// Worker threads.
-    pub threads: usize,
-}
-
-/// One legal turn and its value, black-relative.
-#[derive(Debug, Clone, Serialize)]
-pub struct MoveValue {
-    /// The move's name (`c2`, or `pass`).
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Black minus white at the end under perfect play after this move.
-    pub value: i32,
-    /// Whether it is a best move for the side to move.
-    pub best: bool,
 }
 
 /// A reusable perfect-play solver: owns the transposition table, which keeps its bounds across

@@ -10,36 +10,12 @@
 //! sound alpha-beta result, and the table stores only sound bounds. Only the node count and the
 //! time depend on the threads.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use rayon::prelude::*;
 
+use super::abort::Abort;
 #[cfg(target_arch = "x86_64")]
 use super::search::V3;
 use super::search::{Cand, Portable, Searcher, INF};
-
-/// The stop flag of one split, chained to the flags of the splits around it.
-#[derive(Debug)]
-pub struct Abort<'a> {
-    flag: AtomicBool,
-    parent: Option<&'a Abort<'a>>,
-}
-
-impl Abort<'_> {
-    /// Whether this split or any split around it has been cut off.
-    #[inline]
-    #[must_use]
-    pub fn is_set(&self) -> bool {
-        let mut a = Some(self);
-        while let Some(x) = a {
-            if x.flag.load(Ordering::Relaxed) {
-                return true;
-            }
-            a = x.parent;
-        }
-        false
-    }
-}
 
 /// The split, in each copy of the search (see [`super::search::searcher`]).
 macro_rules! searcher_split {
@@ -58,10 +34,7 @@ impl Searcher<'_, $L> {
         beta: i32,
     ) -> (i32, u32) {
         debug_assert_eq!(beta, alpha + 1);
-        let abort = Abort {
-            flag: AtomicBool::new(false),
-            parent: self.abort,
-        };
+        let abort = Abort::under(self.abort);
         let ctx = self.ctx;
         rest.par_iter()
             .map(|c| {
@@ -75,7 +48,7 @@ impl Searcher<'_, $L> {
                     return (-INF, c.sq);
                 }
                 if v >= beta {
-                    abort.flag.store(true, Ordering::Relaxed);
+                    abort.set();
                 }
                 (v, c.sq)
             })

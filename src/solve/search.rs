@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::{legal_moves, Scoring, Shape, Squares, Symmetry};
 
-use super::parallel::Abort;
+use super::abort::Abort;
 use super::stability::Stability;
 use super::table::Table;
 

@@ -92,9 +92,20 @@ pub fn resident_over_fixed(whole_process: bool) -> u64 {
 /// The resident memory of this process now (`VmRSS`), in bytes, if known.
 #[must_use]
 pub fn resident_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
+    status_kib("VmRSS:").map(|k| k << 10)
+}
+
+/// The peak resident memory of this process (`VmHWM`), in MiB, if known.
+#[must_use]
+pub fn peak_resident_mb() -> Option<u64> {
+    status_kib("VmHWM:").map(|k| k >> 10)
+}
+
+/// A field of `/proc/self/status` given in KiB, such as `VmRSS:`.
+fn status_kib(field: &str) -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Asks the kernel to back the spare capacity of `v` (not yet written) with transparent huge

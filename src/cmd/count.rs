@@ -308,13 +308,6 @@ fn check_writable_dir(dir: &std::path::Path) -> Result<()> {
     }
 }
 
-/// Peak resident memory of this process in MiB (`VmHWM`), if known.
-pub fn peak_rss_mb() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
-}
-
 fn pct(n: u128, d: u128) -> f64 {
     if d == 0 {
         0.0
@@ -422,7 +415,7 @@ fn print_summary(r: &CountReport) {
             d.bytes_read as f64 / f64::from(1u32 << 30)
         ));
     }
-    if let Some(rss) = peak_rss_mb() {
+    if let Some(rss) = reversi_nxn::memory::peak_resident_mb() {
         tail.push_str(&format!(", peak RSS {rss} MiB"));
     }
     if r.resumed_units > 0 {

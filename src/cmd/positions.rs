@@ -88,7 +88,7 @@ fn print_report(r: &PositionsReport) {
             row.ply, row.games, row.positions, row.one_path, row.classes, secs, mib
         );
     }
-    let rss =
-        super::count::peak_rss_mb().map_or(String::new(), |m| format!(", peak resident {m} MiB"));
+    let rss = reversi_nxn::memory::peak_resident_mb()
+        .map_or(String::new(), |m| format!(", peak resident {m} MiB"));
     println!("time {:.3} s{rss}", r.seconds);
 }

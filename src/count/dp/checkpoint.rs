@@ -185,16 +185,16 @@ impl DpCheckpoint {
         let per_half = partitions_for(total, std::mem::size_of::<S>());
         // Stopped while loading: the checkpoint is untouched.
         let done = header.rows.len() as u64;
-        let interrupted = || {
-            CountError::Interrupted {
+        let saved = format!(
+            "stopped while loading the checkpoint {}, which stays: run the same command with \
+             --resume to continue",
+            path.display()
+        );
+        let interrupted = || CountError::Interrupted {
             done,
             total: done + u64::from(squares.saturating_sub(header.discs)) + 1,
             unit: "layers",
-            saved: format!(
-                "stopped while loading the checkpoint {}, which stays: run the same command with --resume to continue",
-                path.display()
-            ),
-        }
+            saved: saved.clone(),
         };
         let mut sizes = vec![0usize; 2 * per_half];
         each_entry::<S, N>(&mut r, path, header.lens, progress, |h, e| {

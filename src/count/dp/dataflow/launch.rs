@@ -63,7 +63,7 @@ pub fn read_hostfile(path: &std::path::Path) -> Result<Vec<String>, String> {
 }
 
 /// The first message of timely's communication threads, kept by [`quiet_timely_panics`].
-pub(crate) fn lost_peer_message() -> Option<String> {
+pub(super) fn lost_peer_message() -> Option<String> {
     LOST_PEER.lock().ok()?.clone()
 }
 
@@ -71,7 +71,7 @@ pub(crate) fn lost_peer_message() -> Option<String> {
 /// then in every worker; those panics are kept (the first message is reported once, in one
 /// line) rather than printed with a backtrace hint by each thread. Other panics print as
 /// usual.
-pub(crate) fn quiet_timely_panics() {
+pub(super) fn quiet_timely_panics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let default = std::panic::take_hook();

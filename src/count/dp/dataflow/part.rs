@@ -9,22 +9,22 @@ use super::wire::{entry_of, key_words, Body, Msg, Stat, STAGE};
 
 /// A worker's part of the next layer while it is built: tables by colour and by the hash bits
 /// below those that chose the worker.
-pub(crate) struct Part<S: Copy, const N: usize> {
-    pub(crate) me: usize,
-    pub(crate) peers: usize,
+pub(super) struct Part<S: Copy, const N: usize> {
+    pub(super) me: usize,
+    pub(super) peers: usize,
     /// Tables per colour.
-    pub(crate) q: usize,
-    pub(crate) tables: Vec<Table<S, N>>,
+    pub(super) q: usize,
+    pub(super) tables: Vec<Table<S, N>>,
     /// Entries waiting, by table.
-    pub(crate) staged: Vec<Vec<S>>,
-    pub(crate) staged_n: usize,
-    pub(crate) ok: bool,
+    pub(super) staged: Vec<Vec<S>>,
+    pub(super) staged_n: usize,
+    pub(super) ok: bool,
 }
 
 impl<S: Slot<N>, const N: usize> Part<S, N> {
     /// Tables for about `guess` positions, a share `black` of them with black to move (as
     /// `Building::new`: the halves of a layer differ greatly in size).
-    pub(crate) fn new(me: usize, peers: usize, guess: usize, black: f64) -> Part<S, N> {
+    pub(super) fn new(me: usize, peers: usize, guess: usize, black: f64) -> Part<S, N> {
         let black = black.clamp(0.0, 1.0);
         let major = black.max(1.0 - black);
         let q = partitions_for(
@@ -51,14 +51,14 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
     /// chosen by `partition(hash, peers)`, so `partition(hash, peers * q)` falls in this
     /// worker's run of `q`.
     #[inline]
-    pub(crate) fn table_of(&self, h: usize, hash: u64) -> usize {
+    pub(super) fn table_of(&self, h: usize, hash: u64) -> usize {
         let g = partition(hash, self.peers * self.q) - self.me * self.q;
         debug_assert!(g < self.q, "an entry of another worker");
         h * self.q + g.min(self.q - 1)
     }
 
     /// Adds `e` with colour `h` to move.
-    pub(crate) fn insert(&mut self, h: usize, e: S) {
+    pub(super) fn insert(&mut self, h: usize, e: S) {
         let hash = e.key().hash();
         let t = self.table_of(h, hash);
         self.ok &= self.tables[t].insert(e, hash);
@@ -68,7 +68,7 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
     /// batch does not decode. They are staged by table and merged a table at a time once
     /// [`STAGE`] are waiting: each table (a few MiB) then takes many insertions while it is
     /// in the cache, as the one-process count's batches do.
-    pub(crate) fn insert_words(&mut self, h: usize, words: &[u64]) -> bool {
+    pub(super) fn insert_words(&mut self, h: usize, words: &[u64]) -> bool {
         let stride = key_words::<S::K>() + N;
         for w in words.chunks_exact(stride) {
             let Some(e) = entry_of::<S, N>(w) else {
@@ -86,7 +86,7 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
     }
 
     /// Merges the staged entries into their tables.
-    pub(crate) fn merge_staged(&mut self) {
+    pub(super) fn merge_staged(&mut self) {
         for (table, staged) in self.tables.iter_mut().zip(&mut self.staged) {
             self.ok &= table.insert_all(staged.iter());
             staged.clear();
@@ -94,13 +94,13 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
         self.staged_n = 0;
     }
 
-    pub(crate) fn bytes(&self) -> usize {
+    pub(super) fn bytes(&self) -> usize {
         self.tables.iter().map(Table::bytes).sum::<usize>()
             + self.staged.iter().map(Vec::capacity).sum::<usize>() * std::mem::size_of::<S>()
     }
 
     /// The finished part of the layer of `discs` discs.
-    pub(crate) fn into_layer(mut self, discs: u32) -> Layer<S, N> {
+    pub(super) fn into_layer(mut self, discs: u32) -> Layer<S, N> {
         self.merge_staged();
         Layer {
             discs,
@@ -111,20 +111,20 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
 }
 
 /// What the merge operator has received, by round.
-pub(crate) struct Inbox<S: Copy, const N: usize> {
-    pub(crate) me: usize,
-    pub(crate) peers: usize,
+pub(super) struct Inbox<S: Copy, const N: usize> {
+    pub(super) me: usize,
+    pub(super) peers: usize,
     /// Size guess for a part not yet started, and the share of it with black to move.
-    pub(crate) guess: usize,
-    pub(crate) black: f64,
-    pub(crate) next: BTreeMap<u64, Part<S, N>>,
-    pub(crate) stats: BTreeMap<u64, Vec<Stat>>,
+    pub(super) guess: usize,
+    pub(super) black: f64,
+    pub(super) next: BTreeMap<u64, Part<S, N>>,
+    pub(super) stats: BTreeMap<u64, Vec<Stat>>,
     /// A batch that did not decode (a bug or a foreign process): reported at the round's end.
-    pub(crate) bad: bool,
+    pub(super) bad: bool,
 }
 
 impl<S: Slot<N>, const N: usize> Inbox<S, N> {
-    pub(crate) fn receive(&mut self, t: u64, m: Msg) {
+    pub(super) fn receive(&mut self, t: u64, m: Msg) {
         match m.body {
             Body::Stat(s) => self.stats.entry(t).or_default().push(s),
             Body::Children { half, words } => {

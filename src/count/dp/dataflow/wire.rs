@@ -6,20 +6,20 @@ use super::super::{Key, Slot};
 use super::Fail;
 
 /// Received children staged before they are merged into the tables.
-pub(crate) const STAGE: usize = 1 << 21;
+pub(super) const STAGE: usize = 1 << 21;
 
 /// Children staged before they are sent and the worker takes in what others sent.
-pub(crate) const FLUSH: usize = 1 << 14;
+pub(super) const FLUSH: usize = 1 << 14;
 
 /// A message between workers, routed to worker `to` by timely's exchange.
 #[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct Msg {
-    pub(crate) to: u32,
-    pub(crate) body: Body,
+pub(super) struct Msg {
+    pub(super) to: u32,
+    pub(super) body: Body,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
-pub(crate) enum Body {
+pub(super) enum Body {
     /// Children with colour `half` to move (0 black), as [`words_of`] writes them.
     Children { half: u8, words: Vec<u64> },
     /// What a worker tells every worker once per round.
@@ -28,30 +28,30 @@ pub(crate) enum Body {
 
 /// A worker's record of one round.
 #[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct Stat {
-    pub(crate) from: u32,
-    pub(crate) handshake: u64,
+pub(super) struct Stat {
+    pub(super) from: u32,
+    pub(super) handshake: u64,
     /// Handshake: the layers (bit = disc count) this worker has saved.
-    pub(crate) saved: u64,
+    pub(super) saved: u64,
     /// Positions in the worker's part of the layer.
-    pub(crate) len: u64,
-    pub(crate) fail: Option<Fail>,
+    pub(super) len: u64,
+    pub(super) fail: Option<Fail>,
     /// The worker would like the next layer saved.
-    pub(crate) save: bool,
+    pub(super) save: bool,
     /// Final round: the worker's score tallies, as (low, high) words.
-    pub(crate) tally: Vec<u64>,
+    pub(super) tally: Vec<u64>,
     /// Bytes of children the worker sent in the previous round to other workers of its
     /// process and to other processes.
-    pub(crate) sent: [u64; 2],
+    pub(super) sent: [u64; 2],
 }
 
 /// 64-bit words of a key.
-pub(crate) fn key_words<K: Key>() -> usize {
+pub(super) fn key_words<K: Key>() -> usize {
     K::BYTES.div_ceil(8)
 }
 
 /// Appends the entries `v` to `out` as words: the key (low word first), then the counts.
-pub(crate) fn words_of<S: Slot<N>, const N: usize>(v: &[S], out: &mut Vec<u64>) {
+pub(super) fn words_of<S: Slot<N>, const N: usize>(v: &[S], out: &mut Vec<u64>) {
     let kw = key_words::<S::K>();
     out.reserve(v.len() * (kw + N));
     for e in v {
@@ -66,7 +66,7 @@ pub(crate) fn words_of<S: Slot<N>, const N: usize>(v: &[S], out: &mut Vec<u64>) 
 
 /// The entry of the words `w` ([`words_of`]); `None` for a key that is no key, or for counts
 /// too large for the slot.
-pub(crate) fn entry_of<S: Slot<N>, const N: usize>(w: &[u64]) -> Option<S> {
+pub(super) fn entry_of<S: Slot<N>, const N: usize>(w: &[u64]) -> Option<S> {
     let kw = key_words::<S::K>();
     let mut bits = u128::from(w[0]);
     if kw == 2 {

@@ -5,10 +5,10 @@ use super::super::Packer;
 use super::manifest::{Manifest, SegmentRec};
 use crate::board::Position;
 
-pub(crate) const GIB: f64 = (1u64 << 30) as f64;
+pub(super) const GIB: f64 = (1u64 << 30) as f64;
 
 /// The share of the positions of `recs` with black to move, if every record knows it.
-pub(crate) fn share(recs: &[SegmentRec]) -> Option<f64> {
+pub(super) fn share(recs: &[SegmentRec]) -> Option<f64> {
     let entries: u64 = recs.iter().map(|s| s.entries).sum();
     let black = recs.iter().map(|s| s.black).sum::<Option<u64>>()?;
     (entries > 0).then(|| black as f64 / entries as f64)
@@ -16,7 +16,7 @@ pub(crate) fn share(recs: &[SegmentRec]) -> Option<f64> {
 
 /// The share of the next layer with black to move when no segment records it (manifests of
 /// the first version): without passes, the colour to move alternates with the disc count.
-pub(crate) fn parity_share(pk: &Packer, m: &Manifest) -> f64 {
+pub(super) fn parity_share(pk: &Packer, m: &Manifest) -> f64 {
     match Position::from_board_string(&m.position, Some(pk.shape)) {
         Ok(root) => {
             let same = (m.discs + 1 - root.disc_count()).is_multiple_of(2);
@@ -31,7 +31,7 @@ pub(crate) fn parity_share(pk: &Packer, m: &Manifest) -> f64 {
 }
 
 /// Bytes in the largest binary unit that keeps the number at least 1.
-pub(crate) fn human(bytes: f64) -> String {
+pub(super) fn human(bytes: f64) -> String {
     let mut x = bytes;
     for unit in ["bytes", "KiB", "MiB"] {
         if x < 1024.0 {
@@ -44,7 +44,7 @@ pub(crate) fn human(bytes: f64) -> String {
 
 /// The growth expected from the current layer (of `entries` positions) to the next: the last
 /// growth, times its last change (growth falls layer after layer once the board fills).
-pub(crate) fn predicted_growth(rows: &[(u32, u64)], entries: u64, last: f64) -> f64 {
+pub(super) fn predicted_growth(rows: &[(u32, u64)], entries: u64, last: f64) -> f64 {
     let g = match rows {
         [.., (_, a), (_, b)] if *a > 0 && *b > 0 => {
             let (g0, g1) = (*b as f64 / *a as f64, entries as f64 / *b as f64);

@@ -18,12 +18,12 @@ use crate::progress::Progress;
 /// Tables of a part are sized for this many times the positions expected in it, so that a
 /// guess a little low costs no table growth (a table that grows holds its old and new slots
 /// at once).
-pub(super) const PRESIZE: f64 = 1.1;
+const PRESIZE: f64 = 1.1;
 
 /// The share of the memory budget left for what the count does not track: the C allocator's
 /// overhead, the thread stacks, the segment being encoded. 4x7 measured 5.3% of resident
 /// memory beyond the tracked peak (0.87 GiB over 16.3 GiB); 5x5, 2-6%.
-pub(super) const UNTRACKED: f64 = 0.06;
+const UNTRACKED: f64 = 0.06;
 
 /// The split level whose parts' tables, for a next layer of about `positions`, fit the memory
 /// budget beside the buffers (tables presized and at their load when they grow, and a
@@ -40,14 +40,14 @@ pub(super) fn level_for(positions: f64, slot: f64, plan: &DiskPlan) -> u32 {
 
 /// Entries of the current layer decoded and expanded at a time, for a memory budget: smaller
 /// than [`BATCH`] only under budgets of a few GiB.
-pub(super) fn batch_for(plan: &DiskPlan, slot: f64) -> usize {
+fn batch_for(plan: &DiskPlan, slot: f64) -> usize {
     ((plan.memory_budget as f64 / slot / 128.0) as usize).clamp(1 << 10, BATCH)
 }
 
 /// Memory besides the tables at split `level`: a decoded batch and its blocks (the next
 /// batch's too), and the staged children kept, about six per position, in buffers up to twice
 /// their length.
-pub(super) fn overhead(plan: &DiskPlan, slot: f64, level: u32) -> f64 {
+fn overhead(plan: &DiskPlan, slot: f64, level: u32) -> f64 {
     batch_for(plan, slot) as f64 * slot * (2.0 + 12.0 * 0.5f64.powi(level as i32))
 }
 
@@ -193,7 +193,7 @@ pub(super) fn part<S: Slot<N>, const N: usize>(
 }
 
 /// Blocks read from one segment, handed from the reader thread to the expansion.
-pub(super) struct Batch {
-    pub(super) blocks: Vec<segment::Block>,
-    pub(super) path: PathBuf,
+struct Batch {
+    blocks: Vec<segment::Block>,
+    path: PathBuf,
 }

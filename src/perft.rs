@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{flips, legal_moves, Position, Squares};
+use crate::cpu::{Call, Cpu, Job, Level};
 use crate::positions::{Layers, PositionsError};
 use crate::progress::Progress;
 
@@ -678,67 +679,89 @@ const TABLE_MIN_DEPTH: u32 = 3;
 /// ([`crate::cpu`]): the x86-64-v3 copy (hardware `popcnt`, the AVX2 flips) took ply 13 of 8x8
 /// from 17.0 s to 11.1 s on the loaded project machine (BENCHMARKS.md).
 fn count(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
-    match crate::cpu::level() {
-        // SAFETY: `level` found every feature this copy is compiled for on this CPU.
-        #[cfg(target_arch = "x86_64")]
-        crate::cpu::Level::V3 | crate::cpu::Level::V4 => unsafe {
-            v3::count(p, o, mask, depth, table)
+    count_at(crate::cpu::level(), p, o, mask, depth, table)
+}
+
+/// [`count`] by the copy for `level` (or the best below it the CPU has).
+fn count_at(level: Level, p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
+    let shared = Shared { mask, table };
+    crate::cpu::run_at(
+        level,
+        Start {
+            shared: &shared,
+            p,
+            o,
+            depth,
         },
-        _ => portable::count(p, o, mask, depth, table),
+    )
+}
+
+/// What every call of one count shares: the board and the table of subtree counts.
+struct Shared<'a> {
+    mask: u64,
+    table: &'a PerftTable,
+}
+
+/// The count from its root, in the copy of a level.
+struct Start<'s, 'a> {
+    shared: &'s Shared<'a>,
+    p: u64,
+    o: u64,
+    depth: u32,
+}
+
+impl Job for Start<'_, '_> {
+    type Output = u64;
+    /// The x86-64-v4 copy measured no faster than the x86-64-v3 one (BENCHMARKS.md).
+    const TOP: Level = Level::V3;
+    #[inline(always)]
+    fn run<C: Cpu>(self, cpu: C) -> u64 {
+        cpu.call(Count(self.shared), self.p, self.o, u64::from(self.depth), 0)
     }
 }
 
-/// Defines `count`, the count-only search, for one instruction set.
-macro_rules! counter {
-    ($(#[$attr:meta])*) => {
-        /// Nodes exactly `depth >= 1` plies below `(p, o)`.
-        $(#[$attr])*
-        pub(super) fn count(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
-            let empty = mask & !(p | o);
-            let moves = legal_moves(p, o, empty);
-            if moves == 0 {
-                if legal_moves(o, p, empty) == 0 {
-                    return 0; // ended: not counted at later plies
-                }
-                return if depth == 1 {
-                    1
-                } else {
-                    count(o, p, mask, depth - 1, table)
-                };
+/// Nodes exactly `depth >= 1` plies below `(p, o)`: the count-only search, called with the
+/// position and the depth in registers ([`Call`]).
+#[derive(Clone, Copy)]
+struct Count<'s, 'a>(&'s Shared<'a>);
+
+impl Call for Count<'_, '_> {
+    type Output = u64;
+    #[inline(always)]
+    fn call<C: Cpu>(self, cpu: C, p: u64, o: u64, depth: u64, _: u64) -> u64 {
+        let Shared { mask, table } = *self.0;
+        let empty = mask & !(p | o);
+        let moves = legal_moves(p, o, empty);
+        if moves == 0 {
+            if legal_moves(o, p, empty) == 0 {
+                return 0; // ended: not counted at later plies
             }
-            if depth == 1 {
-                return u64::from(moves.count_ones());
-            }
-            let use_table = depth >= TABLE_MIN_DEPTH && table.enabled();
-            if use_table {
-                if let Some(n) = table.get(p, o, depth) {
-                    return n;
-                }
-            }
-            let mut n = 0;
-            for sq in Squares(moves) {
-                let f = flips(p, o, sq);
-                n += count(o ^ f, p | f | (1u64 << sq), mask, depth - 1, table);
-            }
-            if use_table {
-                table.put(p, o, depth, n);
-            }
-            n
+            return if depth == 1 {
+                1
+            } else {
+                cpu.call(self, o, p, depth - 1, 0)
+            };
         }
-    };
-}
-
-mod portable {
-    use super::*;
-    counter!();
-}
-
-#[cfg(target_arch = "x86_64")]
-mod v3 {
-    use super::*;
-    // Shadows the glob's scalar `flips`: this copy calls the AVX2 flips.
-    use crate::board::flips_avx2 as flips;
-    counter!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+        if depth == 1 {
+            return u64::from(moves.count_ones());
+        }
+        let depth32 = depth as u32;
+        let use_table = depth32 >= TABLE_MIN_DEPTH && table.enabled();
+        if use_table {
+            if let Some(n) = table.get(p, o, depth32) {
+                return n;
+            }
+        }
+        let mut n = 0;
+        for sq in Squares(moves) {
+            let f = cpu.flips(p, o, sq);
+            n += cpu.call(self, o ^ f, p | f | (1u64 << sq), depth - 1, 0);
+        }
+        if use_table {
+            table.put(p, o, depth32, n);
+        }
+        n
+    }
 }
 
 /// One slot: the full key (both bitboards and the depth), so a hit is never a collision.
@@ -814,19 +837,18 @@ mod tests {
         let start = Shape::square(8).unwrap().start();
         let table = PerftTable::new(16);
         let (p, o, m) = (start.player(), start.opponent(), start.shape().mask());
-        // OEIS A124004: 390,216 games at ply 8.
-        assert_eq!(portable::count(p, o, m, 8, &table), 390_216);
-        #[cfg(target_arch = "x86_64")]
-        if crate::cpu::level() >= crate::cpu::Level::V3 {
-            let table = PerftTable::new(16);
-            // SAFETY: the CPU has the v3 features (checked just above).
-            assert_eq!(unsafe { v3::count(p, o, m, 8, &table) }, 390_216);
-            let (pos, _) = Shape::new(5, 6).unwrap().start().after_moves("c2").unwrap();
-            let (p, o, m) = (pos.player(), pos.opponent(), pos.shape().mask());
+        // OEIS A124004: 390,216 games at ply 8; every copy of the count this CPU runs.
+        let (pos, _) = Shape::new(5, 6).unwrap().start().after_moves("c2").unwrap();
+        let (q, r, n) = (pos.player(), pos.opponent(), pos.shape().mask());
+        let at = count_at;
+        let portable: Vec<u64> = (1..=9)
+            .map(|d| at(Level::Portable, q, r, n, d, &PerftTable::new(0)))
+            .collect();
+        for level in crate::cpu::levels() {
+            assert_eq!(at(level, p, o, m, 8, &table), 390_216, "{level:?}");
             for d in 1..=9 {
-                let a = portable::count(p, o, m, d, &PerftTable::new(0));
-                // SAFETY: as above.
-                assert_eq!(unsafe { v3::count(p, o, m, d, &PerftTable::new(0)) }, a);
+                let a = at(level, q, r, n, d, &PerftTable::new(0));
+                assert_eq!(a, portable[d as usize - 1], "{level:?} at depth {d}");
             }
         }
     }

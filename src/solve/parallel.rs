@@ -13,18 +13,13 @@
 use rayon::prelude::*;
 
 use super::abort::Abort;
-#[cfg(target_arch = "x86_64")]
-use super::search::V3;
-use super::search::{Cand, Portable, Searcher, INF};
+use super::search::{Cand, Searcher, INF};
+use crate::cpu::Cpu;
 
-/// The split, in each copy of the search (see [`super::search::searcher`]).
-macro_rules! searcher_split {
-    ($L:ty, $flips:path; $(#[$attr:meta])*) => {
-impl Searcher<'_, $L> {
+impl<C: Cpu> Searcher<'_, C> {
     /// Searches the moves `rest` of `(p, o)` in parallel with the null window `(alpha, beta)`.
     /// Returns the best complete result and its move (`-INF` if none finished because a split
     /// around this one was cut off).
-    $(#[$attr])*
     pub(super) fn split(
         &mut self,
         p: u64,
@@ -41,7 +36,7 @@ impl Searcher<'_, $L> {
                 if abort.is_set() {
                     return (-INF, c.sq);
                 }
-                let mut s = Searcher::<$L>::new(ctx, Some(&abort));
+                let mut s = Searcher::new(ctx, self.cpu, Some(&abort));
                 let (np, no) = (o ^ c.flips, p | c.flips | (1u64 << c.sq));
                 let v = -s.search(np, no, -beta, -alpha);
                 if s.aborted() {
@@ -65,7 +60,3 @@ impl Searcher<'_, $L> {
             )
     }
 }
-    };
-}
-
-super::search::each_copy!(searcher_split);

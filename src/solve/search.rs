@@ -9,15 +9,17 @@
 //! search is *fail-soft*: a result `r` of a search with window `(alpha, beta)` is the exact value
 //! when `alpha < r < beta`, an upper bound when `r <= alpha` and a lower bound when `r >= beta`.
 //!
-//! The search is compiled twice: for any CPU, and for x86-64-v3 CPUs (hardware `popcnt` and
-//! `lzcnt`, AVX2), whose copy solves about a fifth faster. `Searcher<L>` is one copy (`L` is
-//! [`Portable`] or [`V3`]); the methods of each are stamped out by a macro, every one marked
-//! with that copy's target features, and [`searcher`] picks the copy the CPU can run.
+//! The search is compiled once per CPU level ([`crate::cpu`]): `Searcher<C>` runs the copy of
+//! the [`Cpu`] token `C`, whose x86-64-v3 copy (hardware `popcnt` and `lzcnt`, AVX2) solves
+//! about a fifth faster than the portable one. Its recursive methods (`Searcher::search`, the
+//! end solver, the shallow ordering search) each run in the token's copy ([`Cpu::call`] with
+//! the position and the window in registers, or [`Cpu::run`]), with their bodies and every hot
+//! helper inlined into it; [`searcher`] picks the copy the CPU can run.
 
-use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::board::{legal_moves, Scoring, Shape, Squares, Symmetry};
+use crate::cpu::{Call, Cpu, Job, Level};
 
 use super::abort::Abort;
 use super::stability::Stability;
@@ -230,15 +232,15 @@ impl<'a> Ctx<'a> {
 
 /// One thread's search: a reference to the shared context, its own node count, and the abort
 /// flags of the parallel splits it works under.
-pub struct Searcher<'a, L> {
+pub struct Searcher<'a, C> {
     pub(super) ctx: &'a Ctx<'a>,
     pub(super) nodes: u64,
     pub(super) abort: Option<&'a Abort<'a>>,
-    /// Which copy of the search this is.
-    level: PhantomData<L>,
+    /// The copy of the search this searcher runs.
+    pub(super) cpu: C,
 }
 
-impl<L> Drop for Searcher<'_, L> {
+impl<C> Drop for Searcher<'_, C> {
     fn drop(&mut self) {
         self.ctx.nodes.fetch_add(self.nodes, Ordering::Relaxed);
     }
@@ -279,33 +281,28 @@ fn inverse(s: Symmetry) -> Symmetry {
     }
 }
 
-/// The search, compiled once for any CPU ([`Portable`]) and once for x86-64-v3 CPUs ([`V3`]:
-/// hardware `popcnt`, `lzcnt`, BMI and AVX2), the copy chosen at run time by [`searcher`].
-macro_rules! searcher_core {
-    ($L:ty, $flips:path; $(#[$attr:meta])*) => {
-impl<'a> Searcher<'a, $L> {
-    /// A searcher on `ctx`, under the abort flags `abort` (none at the top).
+impl<'a, C: Cpu> Searcher<'a, C> {
+    /// A searcher on `ctx` running the copy of `cpu`, under the abort flags `abort` (none at
+    /// the top).
     #[must_use]
-    pub(super) fn new(ctx: &'a Ctx<'a>, abort: Option<&'a Abort<'a>>) -> Self {
+    pub(super) fn new(ctx: &'a Ctx<'a>, cpu: C, abort: Option<&'a Abort<'a>>) -> Self {
         Searcher {
             ctx,
             nodes: 0,
             abort,
-            level: PhantomData,
+            cpu,
         }
     }
 
     /// Whether a parallel split above this searcher has been cut off (its result is unused).
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     pub(super) fn aborted(&self) -> bool {
         self.abort.is_some_and(Abort::is_set)
     }
 
     /// The value for the side to move of `(p, o)` when neither side can move, under the
     /// context's scoring rule.
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     pub(super) fn game_over(&self, p: u64, o: u64) -> i32 {
         self.ctx
             .scoring
@@ -313,8 +310,7 @@ impl<'a> Searcher<'a, $L> {
     }
 
     /// The table key of `(p, o)` and the symmetry that maps the position onto it.
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn key(&self, p: u64, o: u64, empties: u32) -> (u64, u64, Symmetry) {
         if empties < self.ctx.tuning.symmetry_empties {
             return (p, o, Symmetry::Identity);
@@ -332,7 +328,6 @@ impl<'a> Searcher<'a, $L> {
 
     /// The exact value of `(p, o)` for the side to move, by the configured driver; MTD(f)
     /// starts its null-window tests at `guess`.
-    $(#[$attr])*
     pub(super) fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
         if !self.ctx.tuning.mtdf {
             return self.search(p, o, -INF, INF);
@@ -355,8 +350,15 @@ impl<'a> Searcher<'a, $L> {
     }
 
     /// Fail-soft principal-variation search of `(p, o)` with window `(alpha, beta)`.
-    $(#[$attr])*
-    pub(super) fn search(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    #[inline(always)]
+    pub(super) fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let cpu = self.cpu;
+        cpu.call(SearchCall(self), p, o, alpha as u64, beta as u64)
+    }
+
+    /// The body of [`Searcher::search`], inlined into its copy.
+    #[inline(always)]
+    fn search_body(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
         let ctx = self.ctx;
         let t = ctx.tuning;
         let empty = ctx.mask & !(p | o);
@@ -417,7 +419,7 @@ impl<'a> Searcher<'a, $L> {
         // Children that probe the table themselves (above the end solver) benefit too.
         let fetch = t.prefetch && t.table && (etc || n_empty - 1 > t.endgame_empties);
         for sq in Squares(moves) {
-            let f = $flips(p, o, sq);
+            let f = self.cpu.flips(p, o, sq);
             if etc || fetch {
                 let bit = 1u64 << sq;
                 let (np, no) = (o ^ f, p | f | bit);
@@ -545,15 +547,8 @@ impl<'a> Searcher<'a, $L> {
     /// winning side to move ends with `squares - 2 * (the other side's discs)` and a losing one
     /// with `2 * (its discs) - squares`, both at most `squares - 2 * stable`. Returns that upper
     /// bound when it is at or below `alpha` (a fail-soft fail low).
-    #[inline]
-    $(#[$attr])*
-    pub(super) fn stability_cutoff(
-        &self,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        n_empty: u32,
-    ) -> Option<i32> {
+    #[inline(always)]
+    pub(super) fn stability_cutoff(&self, p: u64, o: u64, alpha: i32, n_empty: u32) -> Option<i32> {
         let ctx = self.ctx;
         // Cheap test first: even if every disc of the other side were stable (by a margin
         // where a cutoff is unlikely to pay).
@@ -572,7 +567,6 @@ impl<'a> Searcher<'a, $L> {
     /// A cheap estimate of the value of `(p, o)` for the side to move, in the units of
     /// [`Searcher::shallow`] (heuristic points, or 1000 per disc at the end of the game): an
     /// alpha-beta search to `depth` plies with the heuristic evaluation at the leaves.
-    $(#[$attr])*
     fn estimate_raw(&mut self, p: u64, o: u64, depth: u32) -> i32 {
         let empty = self.ctx.mask & !(p | o);
         self.shallow(p, o, empty, depth, -SHALLOW_INF, SHALLOW_INF)
@@ -582,7 +576,6 @@ impl<'a> Searcher<'a, $L> {
     /// iterative deepening of the heuristic search until it has spent `budget` nodes, the last
     /// two depths averaged (the evaluation swings with the side that moved last), converted at
     /// about three points per disc. Deterministic: one thread, no table.
-    $(#[$attr])*
     pub(super) fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
         let empties = (self.ctx.mask & !(p | o)).count_ones();
         let start = self.nodes;
@@ -609,14 +602,12 @@ impl<'a> Searcher<'a, $L> {
     /// by a move (opponent to move): the shallow search's value for the opponent, so lower
     /// first. Independent of the table and the thread count; the tuning's evaluation switches
     /// apply, so callers pass a searcher on a default-tuned context for a fixed rule.
-    $(#[$attr])*
     pub(super) fn pv_order_key(&mut self, p: u64, o: u64) -> i32 {
         let empty = self.ctx.mask & !(p | o);
         self.shallow(p, o, empty, 2, -SHALLOW_INF, SHALLOW_INF)
     }
 
     /// The best move the table holds for `(p, o)`, if any and legal (a frame bit).
-    $(#[$attr])*
     pub(super) fn table_move(&self, p: u64, o: u64) -> Option<u32> {
         let ctx = self.ctx;
         if !ctx.tuning.table {
@@ -632,17 +623,18 @@ impl<'a> Searcher<'a, $L> {
     }
 
     /// A heuristic evaluation for the side to move: mobility (corners double) and corners.
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn evaluate(&self, p: u64, o: u64, empty: u64) -> i32 {
         let c = self.ctx.corners;
         let mp = legal_moves(p, o, empty);
         let mo = legal_moves(o, p, empty);
-        let mob = |m: u64| (m.count_ones() + (m & c).count_ones()) as i32;
         let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
         let potential = (neighbours(o) & empty).count_ones() as i32
             - (neighbours(p) & empty).count_ones() as i32;
-        let mut v = 8 * (mob(mp) - mob(mo)) + 24 * corners + 2 * potential;
+        // Mobility with corners counted twice.
+        let mobility = (mp.count_ones() + (mp & c).count_ones()) as i32
+            - (mo.count_ones() + (mo & c).count_ones()) as i32;
+        let mut v = 8 * mobility + 24 * corners + 2 * potential;
         if self.ctx.tuning.stable_eval {
             let st = &self.ctx.stability;
             v += STABLE_WEIGHT
@@ -653,8 +645,23 @@ impl<'a> Searcher<'a, $L> {
 
     /// Fail-soft alpha-beta to `depth` plies with [`Searcher::evaluate`] at the leaves and the
     /// real score (scaled past any evaluation) at the end of the game: for move ordering only.
-    $(#[$attr])*
-    fn shallow(
+    #[inline(always)]
+    fn shallow(&mut self, p: u64, o: u64, empty: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+        let cpu = self.cpu;
+        cpu.run(ShallowCall {
+            s: self,
+            p,
+            o,
+            empty,
+            depth,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The body of [`Searcher::shallow`], inlined into its copy.
+    #[inline(always)]
+    fn shallow_body(
         &mut self,
         p: u64,
         o: u64,
@@ -676,7 +683,7 @@ impl<'a> Searcher<'a, $L> {
         }
         let mut best = -SHALLOW_INF;
         for sq in Squares(moves) {
-            let f = $flips(p, o, sq);
+            let f = self.cpu.flips(p, o, sq);
             let bit = 1u64 << sq;
             let v = -self.shallow(o ^ f, p | f | bit, empty ^ bit, depth - 1, -beta, -alpha);
             if v > best {
@@ -699,8 +706,7 @@ impl<'a> Searcher<'a, $L> {
     /// a region with an odd number of empty squares; moves next to an empty corner (which may
     /// give it away) later. The weights were scanned on four 6x6 positions of 27 and 28 empty
     /// squares (see BENCHMARKS.md, sixth round).
-    #[inline]
-    $(#[$attr])*
+    #[inline(always)]
     fn order_key(&self, np: u64, no: u64, empty: u64, bit: u64, n_empty: u32) -> i32 {
         let ctx = self.ctx;
         let t = ctx.tuning;
@@ -730,7 +736,7 @@ impl<'a> Searcher<'a, $L> {
             key -= 8;
         }
         for q in ctx.quadrants {
-            if q & bit != 0 && (q & empty).count_ones() % 2 == 0 {
+            if q & bit != 0 && (q & empty).count_ones().is_multiple_of(2) {
                 // The region had an odd count before this move.
                 key -= 4;
             }
@@ -738,31 +744,46 @@ impl<'a> Searcher<'a, $L> {
         key
     }
 }
-    };
+
+/// One call of [`Searcher::search`], run by the searcher's copy with the position and the
+/// window in registers (sign-extended).
+struct SearchCall<'s, 'a, C>(&'s mut Searcher<'a, C>);
+
+impl<C: Cpu> Call for SearchCall<'_, '_, C> {
+    type Output = i32;
+    #[inline(always)]
+    fn call<D: Cpu>(self, _: D, p: u64, o: u64, alpha: u64, beta: u64) -> i32 {
+        self.0.search_body(p, o, alpha as i32, beta as i32)
+    }
 }
 
-/// Stamps out the methods defined by the macro `$m` for each copy of the search: the portable
-/// one, and on x86-64 the one marked with the x86-64-v3 features (those `cpu::level` checks for
-/// `Level::V3`). One place for the list, used by `search.rs`, `endgame.rs` and `parallel.rs`.
-macro_rules! each_copy {
-    ($m:ident) => {
-        $m!(Portable, crate::board::flips;);
-        #[cfg(target_arch = "x86_64")]
-        $m!(V3, crate::board::flips_avx2; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
-    };
+/// One call of [`Searcher::shallow`], run by the searcher's copy.
+struct ShallowCall<'s, 'a, C> {
+    s: &'s mut Searcher<'a, C>,
+    p: u64,
+    o: u64,
+    empty: u64,
+    depth: u32,
+    alpha: i32,
+    beta: i32,
 }
-pub(super) use each_copy;
 
-each_copy!(searcher_core);
-
-/// The copy of the search compiled for any CPU.
-#[derive(Debug)]
-pub struct Portable;
-
-/// The copy of the search compiled for x86-64-v3 CPUs. A `Searcher<V3>` is made only by
-/// [`searcher`] after checking the CPU, or inside that copy's own parallel splits.
-#[derive(Debug)]
-pub struct V3;
+impl<C: Cpu> Job for ShallowCall<'_, '_, C> {
+    type Output = i32;
+    #[inline(always)]
+    fn run<D: Cpu>(self, _: D) -> i32 {
+        let ShallowCall {
+            s,
+            p,
+            o,
+            empty,
+            depth,
+            alpha,
+            beta,
+        } = self;
+        s.shallow_body(p, o, empty, depth, alpha, beta)
+    }
+}
 
 /// What the root driver asks of a searcher, whichever copy of the search it runs.
 pub trait Search {
@@ -778,46 +799,49 @@ pub trait Search {
     fn table_move(&self, p: u64, o: u64) -> Option<u32>;
 }
 
-macro_rules! search_api {
-    ($L:ty, $($unsafe:ident)?) => {
-        impl Search for Searcher<'_, $L> {
-            fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
-                // SAFETY: see `searcher`: this copy exists only on a CPU that has its features.
-                $($unsafe)? { Searcher::<'_, $L>::exact(self, p, o, guess) }
-            }
-            fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-                // SAFETY: as above.
-                $($unsafe)? { Searcher::<'_, $L>::search(self, p, o, alpha, beta) }
-            }
-            fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
-                // SAFETY: as above.
-                $($unsafe)? { Searcher::<'_, $L>::guess(self, p, o, budget) }
-            }
-            fn pv_order_key(&mut self, p: u64, o: u64) -> i32 {
-                // SAFETY: as above.
-                $($unsafe)? { Searcher::<'_, $L>::pv_order_key(self, p, o) }
-            }
-            fn table_move(&self, p: u64, o: u64) -> Option<u32> {
-                // SAFETY: as above.
-                $($unsafe)? { Searcher::<'_, $L>::table_move(self, p, o) }
-            }
-        }
-    };
+impl<C: Cpu> Search for Searcher<'_, C> {
+    fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
+        Searcher::exact(self, p, o, guess)
+    }
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        Searcher::search(self, p, o, alpha, beta)
+    }
+    fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
+        Searcher::guess(self, p, o, budget)
+    }
+    fn pv_order_key(&mut self, p: u64, o: u64) -> i32 {
+        Searcher::pv_order_key(self, p, o)
+    }
+    fn table_move(&self, p: u64, o: u64) -> Option<u32> {
+        Searcher::table_move(self, p, o)
+    }
 }
 
-search_api!(Portable,);
-#[cfg(target_arch = "x86_64")]
-search_api!(V3, unsafe);
+/// Makes a searcher on `ctx` for the copy of the level it runs at.
+struct NewSearcher<'a> {
+    ctx: &'a Ctx<'a>,
+}
+
+impl<'a> Job for NewSearcher<'a> {
+    type Output = Box<dyn Search + 'a>;
+    /// The x86-64-v4 copy measured no faster than the x86-64-v3 one (BENCHMARKS.md).
+    const TOP: Level = Level::V3;
+    fn run<C: Cpu>(self, cpu: C) -> Box<dyn Search + 'a> {
+        Box::new(Searcher::new(self.ctx, cpu, None))
+    }
+}
 
 /// A searcher on `ctx` running the fastest copy of the search this CPU has ([`crate::cpu`]):
 /// the x86-64-v3 copy solves about a quarter faster than the portable one.
 #[must_use]
 pub fn searcher<'a>(ctx: &'a Ctx<'a>) -> Box<dyn Search + 'a> {
-    #[cfg(target_arch = "x86_64")]
-    if crate::cpu::level() >= crate::cpu::Level::V3 {
-        return Box::new(Searcher::<V3>::new(ctx, None));
-    }
-    Box::new(Searcher::<Portable>::new(ctx, None))
+    crate::cpu::run(NewSearcher { ctx })
+}
+
+/// A searcher on `ctx` running the copy of `level` (or the best below it the CPU has).
+#[must_use]
+pub fn searcher_at<'a>(ctx: &'a Ctx<'a>, level: Level) -> Box<dyn Search + 'a> {
+    crate::cpu::run_at(level, NewSearcher { ctx })
 }
 
 #[cfg(test)]
@@ -827,10 +851,10 @@ mod tests {
 
     #[test]
     fn every_copy_agrees() {
-        // The portable copy of the search, which this CPU may never run otherwise, against the
-        // copy `searcher` chooses: the same value and the same number of nodes (one searcher,
-        // no parallel split, a fresh table each) on 6x6 positions of 16 empty squares from
-        // seeded random games.
+        // Every copy of the search this CPU runs (`searcher` runs only the best one) against
+        // the portable one: the same value and the same number of nodes (one searcher, no
+        // parallel split, a fresh table each) on 6x6 positions of 16 empty squares from seeded
+        // random games.
         let shape = Shape::square(6).unwrap();
         let tuning = Tuning {
             split_empties: u32::MAX,
@@ -846,17 +870,16 @@ mod tests {
                     .unwrap();
             }
             let (p, o) = (pos.player(), pos.opponent());
-            let run = |portable: bool| {
+            let run = |level: Level| {
                 let table = Table::new(8);
                 let ctx = Ctx::new(&table, tuning, shape, Scoring::Discs);
-                let v = if portable {
-                    Searcher::<Portable>::new(&ctx, None).exact(p, o, 0)
-                } else {
-                    searcher(&ctx).exact(p, o, 0)
-                };
+                let v = searcher_at(&ctx, level).exact(p, o, 0);
                 (v, ctx.nodes())
             };
-            assert_eq!(run(true), run(false));
+            let portable = run(Level::Portable);
+            for level in crate::cpu::levels() {
+                assert_eq!(run(level), portable, "{level:?}");
+            }
         }
     }
 }

@@ -1,8 +1,16 @@
-//! The depth-first walk below one frontier position, compiled once per CPU level.
+//! The depth-first walk below one frontier position, compiled once per CPU level
+//! ([`crate::cpu`]).
+//!
+//! On the 5x5 subtree of `BENCHMARKS.md` (Zen 3) the AVX2 copy, with the flips in vector
+//! registers ([`crate::board::flips_avx2`]), takes a fifth less time than with the scalar flips
+//! and a third of the portable copy's. The AVX-512 copy keeps the scalar flips, which the
+//! compiler vectorizes there with a vector `lzcnt` (measured 7% faster than the scalar AVX2
+//! copy on a Zen 4).
 
-use crate::board::{flips, last_flip_count, legal_moves, Position, Squares};
-#[cfg(target_arch = "x86_64")]
-use crate::cpu::Level;
+use crate::board::{last_flip_count, legal_moves, Position, Squares};
+use std::cell::Cell;
+
+use crate::cpu::{Call, Cpu, Job};
 
 /// The walk asks whether to stop at every position with at least this many empty squares.
 /// Below one, a subtree of 12 empty squares holds at most a few 10^8 games (under a second of
@@ -18,236 +26,205 @@ pub(crate) type StopCheck<'a> = &'a (dyn Fn() -> bool + Sync);
 /// on resume).
 #[must_use]
 pub(crate) fn subtree(pos: &Position, stride: usize, stop: StopCheck) -> Option<Vec<u64>> {
-    let mut tally = vec![0u64; stride * stride];
-    let (p, o, empty, btm) = (
-        pos.player(),
-        pos.opponent(),
-        pos.empty(),
-        pos.black_to_move(),
-    );
-    let finished = match crate::cpu::level() {
-        // SAFETY: `level` found every feature these copies are compiled for on this CPU.
-        #[cfg(target_arch = "x86_64")]
-        Level::V4 => unsafe { v4::walk(p, o, empty, btm, &mut tally, stride, stop) },
-        #[cfg(target_arch = "x86_64")]
-        Level::V3 => unsafe { v3::walk(p, o, empty, btm, &mut tally, stride, stop) },
-        _ => portable::walk(p, o, empty, btm, &mut tally, stride, stop),
-    };
-    finished.then_some(tally)
+    subtree_at(crate::cpu::level(), pos, stride, stop)
 }
 
-/// Defines the walk over exactly `$n` empty squares (3 or 4): the flips of every empty square
-/// first (independent computations the CPU overlaps; a square that flips nothing is no move,
-/// so passes show on the way), then each move, handed to `$child`, the walk over one square
-/// fewer. `passed`: the other side has just passed, so no move here ends the game.
-macro_rules! small_squares {
-    ($(#[$attr:meta])*; $name:ident, $n:literal, $child:ident) => {
-        $(#[$attr])*
-        fn $name(
-            p: u64,
-            o: u64,
-            empty: u64,
-            black_to_move: bool,
-            passed: bool,
-            tally: &mut [u64],
-            stride: usize,
-        ) {
-            let mut squares = [0u32; $n];
-            let mut flipped = [0u64; $n];
-            let mut rest = empty;
-            for i in 0..$n {
-                squares[i] = rest.trailing_zeros();
-                rest &= rest - 1;
-                flipped[i] = flips(p, o, squares[i]);
-            }
-            if flipped.iter().all(|&f| f == 0) {
-                if passed {
-                    leaf(p, o, black_to_move, tally, stride);
-                } else {
-                    $name(o, p, empty, !black_to_move, true, tally, stride);
-                }
-                return;
-            }
-            for (&sq, &f) in squares.iter().zip(&flipped) {
-                if f != 0 {
-                    let bit = 1u64 << sq;
-                    $child(o ^ f, p | f | bit, empty ^ bit, !black_to_move, false, tally, stride);
-                }
-            }
-        }
+/// [`subtree`] by the copy of the walk for `level` (or the best below it the CPU has).
+fn subtree_at(
+    level: crate::cpu::Level,
+    pos: &Position,
+    stride: usize,
+    stop: StopCheck,
+) -> Option<Vec<u64>> {
+    let tally: Vec<Cell<u64>> = (0..stride * stride).map(|_| Cell::new(0)).collect();
+    let shared = Shared {
+        tally: &tally,
+        stride,
+        stop,
     };
+    let start = Start {
+        shared: &shared,
+        p: pos.player(),
+        o: pos.opponent(),
+        empty: pos.empty(),
+        black_to_move: pos.black_to_move(),
+    };
+    let finished = crate::cpu::run_at(level, start);
+    finished.then(|| tally.into_iter().map(Cell::into_inner).collect())
 }
 
-/// The enumeration, compiled for any x86-64 (or other) CPU, for AVX2 and for AVX-512 CPUs
-/// ([`crate::cpu`]), the copy chosen at run time. On the 5x5 subtree of `BENCHMARKS.md` (Zen 3)
-/// the AVX2 copy, with the flips in vector registers ([`crate::board::flips_avx2`]), takes a
-/// fifth less time than with the scalar flips and a third of the portable copy's. The AVX-512
-/// copy keeps the scalar flips, which the compiler vectorizes there with a vector `lzcnt`
-/// (measured 7% faster than the scalar AVX2 copy on a Zen 4).
-macro_rules! walkers {
-    ($(#[$attr:meta])*) => {
-        /// Tallies a finished game.
-        // Always inlined, so compiled with the features of the copy that calls it.
-        #[inline(always)]
-        fn leaf(p: u64, o: u64, black_to_move: bool, tally: &mut [u64], stride: usize) {
-            let (b, w) = if black_to_move { (p, o) } else { (o, p) };
-            tally[b.count_ones() as usize * stride + w.count_ones() as usize] += 1;
-        }
+/// What every call of one walk shares: the tally of final scores (rows of `stride`: black's
+/// discs, then white's) and the stop check.
+struct Shared<'a> {
+    tally: &'a [Cell<u64>],
+    stride: usize,
+    stop: StopCheck<'a>,
+}
 
-        /// The game has one empty square `sq` left: the side to move plays it, or else the
-        /// other side, or else the game ends as it stands. Only the number of flips matters
-        /// here, and with one empty square it comes from the mover's discs alone
-        /// ([`last_flip_count`]).
-        // Always inlined, so compiled with the features of the copy that calls it.
-        #[inline(always)]
-        fn last_square(
-            p: u64,
-            o: u64,
-            sq: u32,
-            black_to_move: bool,
-            tally: &mut [u64],
-            stride: usize,
-        ) {
-            // Discs on the board: every square but `sq`, that is `stride - 2`.
-            let pc = p.count_ones() as usize;
-            let oc = stride - 2 - pc;
-            let (b, w) = {
-                let n = last_flip_count(p, sq) as usize;
+impl Shared<'_> {
+    /// Tallies a finished game.
+    #[inline(always)]
+    fn leaf(&self, p: u64, o: u64, black_to_move: bool) {
+        let (b, w) = if black_to_move { (p, o) } else { (o, p) };
+        let cell = &self.tally[b.count_ones() as usize * self.stride + w.count_ones() as usize];
+        cell.set(cell.get() + 1);
+    }
+
+    /// The game has one empty square `sq` left: the side to move plays it, or else the other
+    /// side, or else the game ends as it stands. Only the number of flips matters here, and
+    /// with one empty square it comes from the mover's discs alone ([`last_flip_count`]).
+    #[inline(always)]
+    fn last_square(&self, p: u64, o: u64, sq: u32, black_to_move: bool) {
+        let stride = self.stride;
+        // Discs on the board: every square but `sq`, that is `stride - 2`.
+        let pc = p.count_ones() as usize;
+        let oc = stride - 2 - pc;
+        let (b, w) = {
+            let n = last_flip_count(p, sq) as usize;
+            if n != 0 {
+                (pc + n + 1, oc - n)
+            } else {
+                let n = last_flip_count(o, sq) as usize;
                 if n != 0 {
-                    (pc + n + 1, oc - n)
+                    (pc - n, oc + n + 1)
                 } else {
-                    let n = last_flip_count(o, sq) as usize;
-                    if n != 0 {
-                        (pc - n, oc + n + 1)
-                    } else {
-                        (pc, oc)
-                    }
+                    (pc, oc)
                 }
-            };
-            // (b, w) above are (mover, other): orient them by colour.
-            let (b, w) = if black_to_move { (b, w) } else { (w, b) };
-            tally[b * stride + w] += 1;
-        }
-
-        /// Tallies every game from the position `(p, o)` with empty squares `empty`; false if
-        /// `stop` answered yes on the way (the tally is then partial).
-        $(#[$attr])*
-        pub(super) fn walk(
-            p: u64,
-            o: u64,
-            empty: u64,
-            black_to_move: bool,
-            tally: &mut [u64],
-            stride: usize,
-            stop: StopCheck,
-        ) -> bool {
-            if empty.count_ones() >= STOP_CHECK_EMPTIES && stop() {
-                return false;
             }
-            let mut moves = legal_moves(p, o, empty);
-            let (mut p, mut o, mut btm) = (p, o, black_to_move);
+        };
+        // (b, w) above are (mover, other): orient them by colour.
+        let (b, w) = if black_to_move { (b, w) } else { (w, b) };
+        let cell = &self.tally[b * stride + w];
+        cell.set(cell.get() + 1);
+    }
+}
+
+/// The walk from its root, in the copy of a level.
+struct Start<'s, 'a> {
+    shared: &'s Shared<'a>,
+    p: u64,
+    o: u64,
+    empty: u64,
+    black_to_move: bool,
+}
+
+impl Job for Start<'_, '_> {
+    type Output = bool;
+    #[inline(always)]
+    fn run<C: Cpu>(self, cpu: C) -> bool {
+        let btm = u64::from(self.black_to_move);
+        cpu.call(Walk(self.shared), self.p, self.o, self.empty, btm)
+    }
+}
+
+/// Tallies every game from the position `(p, o)` with empty squares `empty`, black to move if
+/// the last word is 1; false if the stop check answered yes on the way (the tally is then
+/// partial). Called with the position in registers ([`Call`]).
+#[derive(Clone, Copy)]
+struct Walk<'s, 'a>(&'s Shared<'a>);
+
+impl Call for Walk<'_, '_> {
+    type Output = bool;
+    #[inline(always)]
+    fn call<C: Cpu>(self, cpu: C, p: u64, o: u64, empty: u64, btm: u64) -> bool {
+        let sh = self.0;
+        if empty.count_ones() >= STOP_CHECK_EMPTIES && (sh.stop)() {
+            return false;
+        }
+        let mut moves = legal_moves(p, o, empty);
+        let (mut p, mut o, mut btm) = (p, o, btm != 0);
+        if moves == 0 {
+            moves = legal_moves(o, p, empty);
             if moves == 0 {
-                moves = legal_moves(o, p, empty);
-                if moves == 0 {
-                    leaf(p, o, btm, tally, stride);
-                    return true;
-                }
-                std::mem::swap(&mut p, &mut o);
-                btm = !btm;
+                sh.leaf(p, o, btm);
+                return true;
             }
-            for sq in Squares(moves) {
-                let bit = 1u64 << sq;
-                let f = flips(p, o, sq);
-                let (np, no) = (o ^ f, p | f | bit);
-                let ne = empty ^ bit;
-                match ne.count_ones() {
-                    0 => leaf(np, no, !btm, tally, stride),
-                    1 => last_square(np, no, ne.trailing_zeros(), !btm, tally, stride),
-                    2 => two_squares(np, no, ne, !btm, false, tally, stride),
-                    3 => three_squares(np, no, ne, !btm, false, tally, stride),
-                    4 => four_squares(np, no, ne, !btm, false, tally, stride),
-                    _ => {
-                        if !walk(np, no, ne, !btm, tally, stride, stop) {
-                            return false;
-                        }
+            std::mem::swap(&mut p, &mut o);
+            btm = !btm;
+        }
+        let child_btm = u64::from(!btm);
+        for sq in Squares(moves) {
+            let bit = 1u64 << sq;
+            let f = cpu.flips(p, o, sq);
+            let (np, no) = (o ^ f, p | f | bit);
+            let ne = empty ^ bit;
+            match ne.count_ones() {
+                0 => sh.leaf(np, no, !btm),
+                1 => sh.last_square(np, no, ne.trailing_zeros(), !btm),
+                2 => cpu.call(Small::<2>(sh), np, no, ne, child_btm),
+                3 => cpu.call(Small::<3>(sh), np, no, ne, child_btm),
+                4 => cpu.call(Small::<4>(sh), np, no, ne, child_btm),
+                _ => {
+                    if !cpu.call(self, np, no, ne, child_btm) {
+                        return false;
                     }
                 }
             }
-            true
         }
+        true
+    }
+}
 
-        /// The two empty squares of `empty` are left: both moves are tried at once (two
-        /// independent flip computations the CPU overlaps), with no loop and no recursion.
-        $(#[$attr])*
-        #[inline]
-        fn two_squares(
-            p: u64,
-            o: u64,
-            empty: u64,
-            black_to_move: bool,
-            _passed: bool,
-            tally: &mut [u64],
-            stride: usize,
-        ) {
-            let x = empty.trailing_zeros();
-            let y = 63 - empty.leading_zeros();
-            let (bx, by) = (1u64 << x, 1u64 << y);
-            let fx = flips(p, o, x);
-            let fy = flips(p, o, y);
-            if fx | fy != 0 {
-                if fx != 0 {
-                    last_square(o ^ fx, p | fx | bx, y, !black_to_move, tally, stride);
-                }
-                if fy != 0 {
-                    last_square(o ^ fy, p | fy | by, x, !black_to_move, tally, stride);
-                }
+/// The walk over exactly `N` empty squares (2, 3 or 4), unrolled: the flips of every empty
+/// square first (independent computations the CPU overlaps; a square that flips nothing is
+/// no move, so passes show on the way), then each move, handed to the walk over one square
+/// fewer (with two squares left, the last square at once). No loop over moves, no recursion
+/// but those calls.
+#[derive(Clone, Copy)]
+struct Small<'s, 'a, const N: usize>(&'s Shared<'a>);
+
+impl<const N: usize> Call for Small<'_, '_, N> {
+    type Output = ();
+    #[inline(always)]
+    fn call<C: Cpu>(self, cpu: C, p: u64, o: u64, empty: u64, btm: u64) {
+        let sh = self.0;
+        let (mut p, mut o, mut btm) = (p, o, btm != 0);
+        let mut squares = [0u32; N];
+        let mut rest = empty;
+        for sq in &mut squares {
+            *sq = rest.trailing_zeros();
+            rest &= rest - 1;
+        }
+        // No closures here: a closure is compiled without the copy's instructions.
+        let mut flipped = [0u64; N];
+        let mut any = 0;
+        for (f, &sq) in flipped.iter_mut().zip(&squares) {
+            *f = cpu.flips(p, o, sq);
+            any |= *f;
+        }
+        if any == 0 {
+            // The side to move passes; if the other side cannot move either, the game is over.
+            std::mem::swap(&mut p, &mut o);
+            btm = !btm;
+            for (f, &sq) in flipped.iter_mut().zip(&squares) {
+                *f = cpu.flips(p, o, sq);
+                any |= *f;
+            }
+            if any == 0 {
+                sh.leaf(p, o, btm);
                 return;
             }
-            // The side to move passes.
-            let gx = flips(o, p, x);
-            let gy = flips(o, p, y);
-            if gx | gy == 0 {
-                leaf(p, o, black_to_move, tally, stride);
-                return;
+        }
+        for (&sq, &f) in squares.iter().zip(&flipped) {
+            if f == 0 {
+                continue;
             }
-            if gx != 0 {
-                last_square(p ^ gx, o | gx | bx, y, black_to_move, tally, stride);
-            }
-            if gy != 0 {
-                last_square(p ^ gy, o | gy | by, x, black_to_move, tally, stride);
+            let bit = 1u64 << sq;
+            let (np, no, ne) = (o ^ f, p | f | bit, empty ^ bit);
+            match N {
+                2 => sh.last_square(np, no, ne.trailing_zeros(), !btm),
+                3 => cpu.call(Small::<2>(sh), np, no, ne, u64::from(!btm)),
+                _ => cpu.call(Small::<3>(sh), np, no, ne, u64::from(!btm)),
             }
         }
-
-        small_squares!($(#[$attr])*; three_squares, 3, two_squares);
-        small_squares!($(#[$attr])*; four_squares, 4, three_squares);
-    };
-}
-
-mod portable {
-    use super::*;
-    walkers!();
-}
-
-#[cfg(target_arch = "x86_64")]
-mod v3 {
-    use super::*;
-    // Shadows the glob's scalar `flips`: this copy's walk calls the AVX2 flips.
-    use crate::board::flips_avx2 as flips;
-    walkers!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
-}
-
-#[cfg(target_arch = "x86_64")]
-mod v4 {
-    use super::*;
-    walkers!(#[target_feature(
-        enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd,avx512bw,avx512dq"
-    )]);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Shape;
+    use crate::cpu::Level;
 
     #[test]
     fn four_by_four_subtree() {
@@ -268,31 +245,12 @@ mod tests {
             .after_moves("c2 b2 b3 b4 a4 c1 d1 e1")
             .unwrap();
         let stride = 26;
-        let (p, o, e, b) = (
-            pos.player(),
-            pos.opponent(),
-            pos.empty(),
-            pos.black_to_move(),
-        );
-        let mut portable = vec![0u64; stride * stride];
-        assert!(portable::walk(p, o, e, b, &mut portable, stride, &|| false));
+        let portable = subtree_at(Level::Portable, &pos, stride, &|| false).unwrap();
         assert!(portable.iter().sum::<u64>() > 1_000_000);
         assert_eq!(subtree(&pos, stride, &|| false), Some(portable.clone()));
-        #[cfg(target_arch = "x86_64")]
-        {
-            let level = crate::cpu::level();
-            if level >= Level::V3 {
-                let mut t = vec![0u64; stride * stride];
-                // SAFETY: the CPU has the v3 features (checked just above).
-                assert!(unsafe { v3::walk(p, o, e, b, &mut t, stride, &|| false) });
-                assert_eq!(t, portable);
-            }
-            if level >= Level::V4 {
-                let mut t = vec![0u64; stride * stride];
-                // SAFETY: the CPU has the v4 features (checked just above).
-                assert!(unsafe { v4::walk(p, o, e, b, &mut t, stride, &|| false) });
-                assert_eq!(t, portable);
-            }
+        for level in crate::cpu::levels() {
+            let t = subtree_at(level, &pos, stride, &|| false);
+            assert_eq!(t.as_ref(), Some(&portable), "{level:?}");
         }
     }
 

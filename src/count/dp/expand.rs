@@ -6,7 +6,8 @@ use super::key::{Key, Packer};
 use super::layer::{half, partition};
 use super::slot::Slot;
 use super::split::{SplitRange, Splitter};
-use crate::board::{flips, has_moves, legal_moves, Squares};
+use crate::board::{has_moves, legal_moves, Squares};
+use crate::cpu::{Cpu, Job};
 
 /// What one worker gathered from a run of current-layer entries.
 pub(crate) struct Local<S> {
@@ -18,72 +19,47 @@ pub(crate) struct Local<S> {
 }
 
 /// Stages the children of the entries of `chunk` in `l` (see [`expand_one`]), with the copy of
-/// the code compiled for the CPU's instructions (`cpu::level`): population counts, BMI2 shifts
-/// and AVX2 or AVX-512 flips make the expansion about a fifth faster than the portable copy.
-/// Results are identical (a test checks it).
+/// the code compiled for the CPU's instructions ([`crate::cpu`]): population counts, BMI2
+/// shifts and AVX2 or AVX-512 flips make the expansion about a fifth faster than the portable
+/// copy. Results are identical (a test checks it).
 pub(crate) fn expand_chunk<S: Slot<N>, const N: usize>(
     chunk: &[S],
     btm: bool,
     x: &Expansion,
     l: &mut Local<S>,
 ) -> bool {
-    match crate::cpu::level() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `cpu::level` found the features this copy is compiled for.
-        crate::cpu::Level::V4 => unsafe { v4::chunk(chunk, btm, x, l) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        crate::cpu::Level::V3 => unsafe { v3::chunk(chunk, btm, x, l) },
-        _ => expand_all(chunk, btm, x, l, flips),
-    }
+    expand_chunk_at(crate::cpu::level(), chunk, btm, x, l)
 }
 
-/// [`expand_one`] on every entry of `chunk`, with `flip` computing the flips of a move;
-/// always inlined, so each copy below compiles it with its own instructions.
-#[inline(always)]
-fn expand_all<S: Slot<N>, const N: usize>(
+/// [`expand_chunk`] by the copy for `level` (or the best below it the CPU has).
+fn expand_chunk_at<S: Slot<N>, const N: usize>(
+    level: crate::cpu::Level,
     chunk: &[S],
     btm: bool,
     x: &Expansion,
     l: &mut Local<S>,
-    flip: impl Fn(u64, u64, u32) -> u64 + Copy,
 ) -> bool {
-    let mut ok = true;
-    for e in chunk {
-        ok &= expand_one(e, btm, x, l, flip);
-    }
-    ok
+    crate::cpu::run_at(level, Chunk { chunk, btm, x, l })
 }
 
-/// Stamps out a copy of [`expand_all`] compiled with the target features of one CPU level.
-macro_rules! expanders {
-    ($($name:ident: $features:literal, $flip:expr;)*) => {$(
-        #[cfg(target_arch = "x86_64")]
-        mod $name {
-            use super::{expand_all, Expansion, Local, Slot};
-            /// [`expand_all`] compiled with these target features.
-            ///
-            /// # Safety
-            /// The CPU must have the features (checked by `cpu::level`).
-            #[target_feature(enable = $features)]
-            pub(super) unsafe fn chunk<S: Slot<N>, const N: usize>(
-                chunk: &[S],
-                btm: bool,
-                x: &Expansion,
-                l: &mut Local<S>,
-            ) -> bool {
-                expand_all(chunk, btm, x, l, $flip)
-            }
+/// [`expand_one`] on every entry of `chunk`.
+struct Chunk<'c, 'x, 'l, S, const N: usize> {
+    chunk: &'c [S],
+    btm: bool,
+    x: &'x Expansion<'x>,
+    l: &'l mut Local<S>,
+}
+
+impl<S: Slot<N>, const N: usize> Job for Chunk<'_, '_, '_, S, N> {
+    type Output = bool;
+    #[inline(always)]
+    fn run<C: Cpu>(self, cpu: C) -> bool {
+        let mut ok = true;
+        for e in self.chunk {
+            ok &= expand_one(cpu, e, self.btm, self.x, self.l);
         }
-    )*};
-}
-
-expanders! {
-    // A closure inherits its function's target features, so it may call the AVX2 flips.
-    v3: "popcnt,lzcnt,bmi1,bmi2,avx2", |p, o, sq| crate::board::flips_avx2(p, o, sq);
-    // The portable flips, which the compiler vectorizes here with AVX-512's `lzcnt`.
-    v4: "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd,avx512bw,avx512dq",
-        crate::board::flips;
+        ok
+    }
 }
 
 /// What expanding a layer needs besides its entries.
@@ -120,12 +96,12 @@ impl<'a> Expansion<'a> {
 
 /// Stages the children of one entry in `l`, tallying those that end the game.
 #[inline(always)]
-fn expand_one<S: Slot<N>, const N: usize>(
+fn expand_one<S: Slot<N>, const N: usize, C: Cpu>(
+    cpu: C,
     e: &S,
     btm: bool,
     x: &Expansion,
     l: &mut Local<S>,
-    flip: impl Fn(u64, u64, u32) -> u64,
 ) -> bool {
     let Expansion {
         pk,
@@ -141,7 +117,7 @@ fn expand_one<S: Slot<N>, const N: usize>(
     let empty = mask & !(p | o);
     for sq in Squares(legal_moves(p, o, empty)) {
         let bit = 1u64 << sq;
-        let f = flip(p, o, sq);
+        let f = cpu.flips(p, o, sq);
         let (np, no) = (o ^ f, p | f | bit);
         let ne = empty ^ bit;
         if let Some((splitter, range)) = keep {
@@ -216,22 +192,12 @@ mod tests {
             (staged, l.tally)
         };
         for btm in [true, false] {
-            let portable = run(&|l| expand_all(&chunk, btm, &x, l, flips));
+            let at = |level| run(&|l| expand_chunk_at(level, &chunk, btm, &x, l));
+            let portable = at(crate::cpu::Level::Portable);
             assert!(portable.0.iter().map(Vec::len).sum::<usize>() > 1000);
             assert!(portable.1.iter().any(|&n| n > 0), "some games end");
-            #[cfg(target_arch = "x86_64")]
-            {
-                let level = crate::cpu::level();
-                if level >= crate::cpu::Level::V3 {
-                    // SAFETY: the CPU has the features of this copy.
-                    let v3 = run(&|l| unsafe { v3::chunk(&chunk, btm, &x, l) });
-                    assert_eq!(v3, portable);
-                }
-                if level >= crate::cpu::Level::V4 {
-                    // SAFETY: as above.
-                    let v4 = run(&|l| unsafe { v4::chunk(&chunk, btm, &x, l) });
-                    assert_eq!(v4, portable);
-                }
+            for level in crate::cpu::levels() {
+                assert_eq!(at(level), portable, "{level:?}");
             }
         }
     }

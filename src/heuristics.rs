@@ -201,37 +201,14 @@ fn merge(
 struct Geometry {
     corners: u64,
     /// `(corner bit, its neighbours)` for each corner.
-    near: Vec<(u64, u64)>,
+    near: [(u64, u64); 4],
 }
 
 impl Geometry {
     fn new(shape: Shape) -> Geometry {
-        let (r, c) = (shape.rows() - 1, shape.cols() - 1);
-        let bit = |r: u32, c: u32| 1u64 << (8 * r + c);
-        let corner_list = [(0, 0), (0, c), (r, 0), (r, c)];
-        let near = corner_list
-            .iter()
-            .map(|&(cr, cc)| {
-                let mut n = 0u64;
-                for dr in [-1i32, 0, 1] {
-                    for dc in [-1i32, 0, 1] {
-                        let (nr, nc) = (cr as i32 + dr, cc as i32 + dc);
-                        if (dr, dc) != (0, 0)
-                            && nr >= 0
-                            && nc >= 0
-                            && nr <= r as i32
-                            && nc <= c as i32
-                        {
-                            n |= bit(nr as u32, nc as u32);
-                        }
-                    }
-                }
-                (bit(cr, cc), n)
-            })
-            .collect();
         Geometry {
-            corners: corner_list.iter().fold(0, |a, &(r, c)| a | bit(r, c)),
-            near,
+            corners: shape.corners(),
+            near: shape.corner_neighbours(),
         }
     }
 }

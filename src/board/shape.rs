@@ -100,6 +100,63 @@ impl Shape {
         sq < 64 && self.mask & (1u64 << sq) != 0
     }
 
+    /// The square at `(row, col)` as a bit of the frame (`row < rows`, `col < cols`).
+    #[inline]
+    #[must_use]
+    pub const fn bit(self, row: u32, col: u32) -> u64 {
+        debug_assert!(row < self.rows as u32 && col < self.cols as u32);
+        square_bit(row, col)
+    }
+
+    /// The four corners' `(row, col)`: top left, top right, bottom left, bottom right.
+    #[must_use]
+    pub const fn corner_cells(self) -> [(u32, u32); 4] {
+        let (r, c) = (self.rows as u32 - 1, self.cols as u32 - 1);
+        [(0, 0), (0, c), (r, 0), (r, c)]
+    }
+
+    /// The four corners.
+    #[must_use]
+    pub const fn corners(self) -> u64 {
+        let [a, b, c, d] = self.corner_cells();
+        square_bit(a.0, a.1) | square_bit(b.0, b.1) | square_bit(c.0, c.1) | square_bit(d.0, d.1)
+    }
+
+    /// For each corner (in [`Shape::corner_cells`]' order), its bit and the bit of its
+    /// X-square, the square diagonally next to it.
+    #[must_use]
+    pub fn x_squares(self) -> [(u64, u64); 4] {
+        self.corner_cells().map(|(r, c)| {
+            let (xr, xc) = (toward_centre(r), toward_centre(c));
+            (square_bit(r, c), square_bit(xr, xc))
+        })
+    }
+
+    /// For each corner (in [`Shape::corner_cells`]' order), its bit and the squares next to it:
+    /// its X-square and its two C-squares (the edge squares beside it).
+    #[must_use]
+    pub fn corner_neighbours(self) -> [(u64, u64); 4] {
+        self.corner_cells().map(|(r, c)| {
+            let (nr, nc) = (toward_centre(r), toward_centre(c));
+            let near = square_bit(nr, c) | square_bit(r, nc) | square_bit(nr, nc);
+            (square_bit(r, c), near)
+        })
+    }
+
+    /// The board cut into four quadrants at half its rows and columns (the larger halves at
+    /// the bottom and right on odd sides): top left, top right, bottom left, bottom right.
+    #[must_use]
+    pub fn quadrants(self) -> [u64; 4] {
+        let (rows, cols) = (self.rows as u32, self.cols as u32);
+        let mut q = [0u64; 4];
+        for r in 0..rows {
+            for c in 0..cols {
+                q[usize::from(r >= rows / 2) * 2 + usize::from(c >= cols / 2)] |= square_bit(r, c);
+            }
+        }
+        q
+    }
+
     /// The top-left corner `(row, col)` of the 2x2 start block.
     ///
     /// The rule of the reversi-nxn blog, applied to each axis on its own: an even side of length
@@ -136,6 +193,15 @@ impl Shape {
 }
 
 /// First row (or column) of the start block on a side of length `n`.
+/// The index next to a corner's `i` (0 or the last) toward the middle of the board.
+const fn toward_centre(i: u32) -> u32 {
+    if i == 0 {
+        1
+    } else {
+        i - 1
+    }
+}
+
 const fn block_start(n: u32) -> u32 {
     if n.is_multiple_of(2) {
         n / 2 - 1
@@ -153,6 +219,51 @@ impl std::fmt::Display for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn masks_by_their_definitions() {
+        // Each mask against its definition, square by square: corners are the squares at both
+        // ends of both axes, X-squares one step diagonal from one, C-squares one step along an
+        // edge, quadrants cut at half (floor) of each side.
+        for rows in MIN_SIDE..=MAX_SIDE {
+            for cols in MIN_SIDE..=MAX_SIDE {
+                let shape = Shape::new(rows, cols).unwrap();
+                let end = |i: u32, n: u32| i == 0 || i == n - 1;
+                let mut corners = 0;
+                let mut quadrants = [0u64; 4];
+                for r in 0..rows {
+                    for c in 0..cols {
+                        let bit = shape.bit(r, c);
+                        if end(r, rows) && end(c, cols) {
+                            corners |= bit;
+                        }
+                        let q = 2 * usize::from(2 * r >= rows - rows % 2)
+                            + usize::from(2 * c >= cols - cols % 2);
+                        quadrants[q] |= bit;
+                    }
+                }
+                assert_eq!(shape.corners(), corners);
+                assert_eq!(shape.quadrants(), quadrants);
+                for ((corner, x), (corner2, near)) in
+                    shape.x_squares().into_iter().zip(shape.corner_neighbours())
+                {
+                    assert_eq!(corner, corner2);
+                    let (sq, xq) = (corner.trailing_zeros(), x.trailing_zeros());
+                    let (r, c, xr, xc) = (sq / 8, sq % 8, xq / 8, xq % 8);
+                    assert_eq!((r.abs_diff(xr), c.abs_diff(xc)), (1, 1));
+                    let mut expect = 0;
+                    for n in crate::board::Squares(shape.mask()) {
+                        let (nr, nc) = (n / 8, n % 8);
+                        if n != sq && nr.abs_diff(r) <= 1 && nc.abs_diff(c) <= 1 {
+                            expect |= 1u64 << n;
+                        }
+                    }
+                    assert_eq!(near, expect);
+                    assert!(near & x != 0 && near.count_ones() == 3);
+                }
+            }
+        }
+    }
 
     #[test]
     fn odd_start_is_off_centre() {

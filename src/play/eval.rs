@@ -4,26 +4,6 @@
 
 use crate::board::{legal_moves, Shape};
 
-/// The four corners of a board.
-#[must_use]
-pub fn corners(shape: Shape) -> u64 {
-    let (r, c) = (shape.rows() - 1, shape.cols() - 1);
-    1 | (1u64 << c) | (1u64 << (8 * r)) | (1u64 << (8 * r + c))
-}
-
-/// The squares diagonally next to each corner (X-squares): taking one while its corner is empty
-/// usually hands the corner to the opponent.
-fn x_squares(shape: Shape) -> [(u64, u64); 4] {
-    let (r, c) = (shape.rows() - 1, shape.cols() - 1);
-    let sq = |row: u32, col: u32| 1u64 << (8 * row + col);
-    [
-        (sq(0, 0), sq(1, 1)),
-        (sq(0, c), sq(1, c - 1)),
-        (sq(r, 0), sq(r - 1, 1)),
-        (sq(r, c), sq(r - 1, c - 1)),
-    ]
-}
-
 /// Discs of `p` that can never be flipped because they fill a line from a corner along an edge
 /// (a lower bound on stable discs, cheap to compute).
 fn edge_anchored(p: u64, shape: Shape) -> u64 {
@@ -40,7 +20,7 @@ fn edge_anchored(p: u64, shape: Shape) -> u64 {
         for (sr, sc) in [(0, dc), (dr, 0)] {
             let (mut r, mut c) = (r0, c0);
             while r >= 0 && r < rows && c >= 0 && c < cols {
-                let bit = 1u64 << (8 * r + c) as u32;
+                let bit = shape.bit(r as u32, c as u32);
                 if p & bit == 0 {
                     break;
                 }
@@ -60,10 +40,10 @@ pub fn evaluate(p: u64, o: u64, shape: Shape) -> i32 {
     let empty = shape.mask() & !(p | o);
     let my_moves = legal_moves(p, o, empty).count_ones() as i32;
     let their_moves = legal_moves(o, p, empty).count_ones() as i32;
-    let corner = corners(shape);
+    let corner = shape.corners();
     let corner_diff = (p & corner).count_ones() as i32 - (o & corner).count_ones() as i32;
     let mut x_penalty = 0;
-    for (c, x) in x_squares(shape) {
+    for (c, x) in shape.x_squares() {
         if empty & c != 0 {
             x_penalty += (p & x != 0) as i32 - (o & x != 0) as i32;
         }
@@ -89,6 +69,6 @@ mod tests {
         let o = 1u64 << 9; // b2
         assert!(evaluate(p, o, shape) > 0);
         assert!(evaluate(o, p, shape) < 0);
-        assert_eq!(corners(Shape::new(3, 5).unwrap()).count_ones(), 4);
+        assert_eq!(Shape::new(3, 5).unwrap().corners().count_ones(), 4);
     }
 }

@@ -199,24 +199,14 @@ impl<'a> Ctx<'a> {
     /// The table's bounds must have been found under the same rule.
     #[must_use]
     pub fn new(table: &'a Table, tuning: Tuning, shape: Shape, scoring: Scoring) -> Ctx<'a> {
-        let (r, c) = (shape.rows(), shape.cols());
-        let bit = |r: u32, c: u32| 1u64 << (8 * r + c);
-        let corners = bit(0, 0) | bit(0, c - 1) | bit(r - 1, 0) | bit(r - 1, c - 1);
-        let mut quadrants = [0u64; 4];
-        for row in 0..r {
-            for col in 0..c {
-                let q = usize::from(row >= r / 2) * 2 + usize::from(col >= c / 2);
-                quadrants[q] |= bit(row, col);
-            }
-        }
         Ctx {
             table,
             tuning,
             shape,
             scoring,
             mask: shape.mask(),
-            corners,
-            quadrants,
+            corners: shape.corners(),
+            quadrants: shape.quadrants(),
             stability: Stability::with_edges(shape, tuning.edge_stability),
             squares: shape.squares() as i32,
             nodes: AtomicU64::new(0),

@@ -412,7 +412,7 @@ mod tests {
     fn corners_are_stable() {
         let shape = Shape::new(4, 6).unwrap();
         let st = Stability::new(shape);
-        let corner = 1u64 << (8 * 3 + 5);
+        let corner = shape.bit(3, 5);
         assert_eq!(st.stable(corner | 1, 1 << 9), corner | 1);
         // Next to a corner along an edge, protected on every axis.
         assert_eq!(st.stable(0b11, 1 << 9), 0b11);

@@ -11,6 +11,7 @@ use common::Rng;
 use std::collections::{HashMap, HashSet};
 
 use reversi_nxn::board::{Move, Position, Shape};
+use reversi_nxn::count::{count, CountOptions};
 use reversi_nxn::progress::Silent;
 use reversi_nxn::strong::{build, StrongOptions, StrongReport, StrongTable};
 
@@ -62,6 +63,7 @@ fn check_all(shape: Shape) -> (StrongTable, StrongReport) {
     let mut raw = 0u64;
     let mut canonical = HashSet::new();
     let mut canonical_with_side = HashSet::new();
+    let mut in_play = HashSet::new();
     for (pos, &(v, m)) in &memo {
         assert_eq!(
             table.value(pos),
@@ -75,11 +77,15 @@ fn check_all(shape: Shape) -> (StrongTable, StrongReport) {
             raw += 1;
             canonical.insert(pos.canonical());
             canonical_with_side.insert((pos.canonical(), pos.black_to_move()));
+            if !pos.legal_turns().is_empty() {
+                in_play.insert((pos.canonical(), pos.black_to_move()));
+            }
         }
     }
     assert_eq!(report.positions, raw, "positions without symmetry");
     assert_eq!(report.canonical, canonical.len() as u64);
     assert_eq!(report.canonical_with_side, canonical_with_side.len() as u64);
+    assert_eq!(report.in_play, in_play.len() as u64);
     assert_eq!(table.len() as u64, report.canonical);
     (table, report)
 }
@@ -155,4 +161,31 @@ fn strong_5x5_matches_minimax_on_a_seeded_sample() {
 #[ignore = "about a minute; run with --ignored"]
 fn strong_4x5_matches_minimax_everywhere() {
     check_all(Shape::new(4, 5).unwrap());
+}
+
+/// `count` and `strong` name the same positions the same way: count's positions per layer
+/// (dp's layers: the side to move counted, merged by symmetry, passes folded, ended games
+/// tallied rather than held) are strong's "in play" column, layer by layer after the start.
+#[test]
+fn count_and_strong_count_the_same_positions() {
+    for (r, c) in [(3, 3), (3, 4), (4, 4), (3, 5), (4, 5), (3, 6)] {
+        let shape = Shape::new(r, c).unwrap();
+        let (_, report) = build(shape, &StrongOptions::default(), &Silent).unwrap();
+        let counted = count(&shape.start(), "", &CountOptions::default(), &Silent).unwrap();
+        let dp: Vec<(u32, u64)> = counted
+            .positions_per_layer
+            .expect("dp reports its layers")
+            .iter()
+            .map(|l| (l.discs, l.positions))
+            .collect();
+        let strong: Vec<(u32, u64)> = report
+            .layers
+            .iter()
+            .skip(1)
+            .filter(|l| l.in_play > 0)
+            .map(|l| (l.discs, l.in_play))
+            .collect();
+        assert_eq!(dp, strong, "{r}x{c}");
+        assert_eq!(report.layers[0].in_play, 1, "the start");
+    }
 }

@@ -59,6 +59,32 @@ pub fn legal_moves(p: u64, o: u64, empty: u64) -> u64 {
         & empty
 }
 
+/// Who moves after a placement, with a forced pass folded in: the rule every layered count
+/// and the strong tables share ([`after_move`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// The side whose turn it is has a move.
+    Moves,
+    /// It has none but the other side has one: the turn passes back.
+    Passes,
+    /// Neither side can move: the game is over.
+    Over,
+}
+
+/// Who moves next in the position `(p, o)` with empty squares `empty`, `p` being the side
+/// whose turn it is (after a placement, the placer's opponent).
+#[inline(always)]
+#[must_use]
+pub fn after_move(p: u64, o: u64, empty: u64) -> Next {
+    if has_moves(p, o, empty) {
+        Next::Moves
+    } else if has_moves(o, p, empty) {
+        Next::Passes
+    } else {
+        Next::Over
+    }
+}
+
 /// Whether the owner of `p` has a legal move against `o` among the squares of `empty`: the same
 /// as `legal_moves(p, o, empty) != 0`, but it stops at the first direction with a move, so it is
 /// about four times cheaper when there is one (the usual case).

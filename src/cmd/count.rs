@@ -388,7 +388,8 @@ fn print_summary(r: &CountReport) {
         let widest = layers.iter().max_by_key(|l| l.positions);
         if let Some(w) = widest {
             println!(
-                "positions (up to symmetry): {total} in all, at most {} with {} discs",
+                "positions in play (side to move counted, merged by symmetry, after the \
+                 start; strong's \"in play\"): {total} in all, at most {} with {} discs",
                 w.positions, w.discs
             );
         }

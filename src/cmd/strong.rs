@@ -131,27 +131,35 @@ pub fn run(args: &StrongArgs) -> Result<()> {
     Ok(())
 }
 
+/// What each column of the layer table counts.
+const POSITIONS_LEGEND: &str = "up to symmetry: disc patterns (side to move's, other side's) \
+merged by the board's symmetries, the table's entries; with side: the same with the side to move \
+counted; in play: of those, the games not over, which `count` reports per layer after the start; \
+positions: with side, no symmetry merged; game over: table entries whose game has ended";
+
 fn print_report(r: &StrongReport) {
     println!("strong solution of {}", r.board);
     println!("convention: {}", r.convention);
     println!(
-        "{:>5} {:>14} {:>14} {:>16} {:>12}",
-        "discs", "up to symmetry", "with side", "positions", "game over"
+        "{:>5} {:>14} {:>14} {:>14} {:>16} {:>12}",
+        "discs", "up to symmetry", "with side", "in play", "positions", "game over"
     );
     for l in &r.layers {
         println!(
-            "{:>5} {:>14} {:>14} {:>16} {:>12}",
-            l.discs, l.canonical, l.canonical_with_side, l.positions, l.terminal
+            "{:>5} {:>14} {:>14} {:>14} {:>16} {:>12}",
+            l.discs, l.canonical, l.canonical_with_side, l.in_play, l.positions, l.terminal
         );
     }
     println!(
-        "{:>5} {:>14} {:>14} {:>16} {:>12}",
+        "{:>5} {:>14} {:>14} {:>14} {:>16} {:>12}",
         "all",
         r.canonical,
         r.canonical_with_side,
+        r.in_play,
         r.positions,
         r.layers.iter().map(|l| l.terminal).sum::<u64>()
     );
+    println!("{POSITIONS_LEGEND}");
     let who = match r.start_value {
         v if v > 0 => "black (the first player) wins",
         v if v < 0 => "white (the second player) wins",

@@ -30,7 +30,7 @@ pub use retro::{
 };
 pub use store::{StoreError, FORMAT_VERSION, MAGIC};
 
-use crate::board::{flips, legal_moves, Position, Shape, Squares, Symmetry};
+use crate::board::{after_move, flips, Next, Position, Shape, Squares, Symmetry};
 
 /// The largest number of squares a strong table can hold: both sides' discs must pack into one
 /// 64-bit key.
@@ -119,11 +119,9 @@ pub fn child_discs(mask: u64, p: u64, o: u64, sq: u32) -> (u64, u64, bool) {
     let f = flips(p, o, sq);
     let np = o ^ f;
     let no = p | f | (1u64 << sq);
-    let empty = mask & !(np | no);
-    if legal_moves(np, no, empty) == 0 && legal_moves(no, np, empty) != 0 {
-        (no, np, true)
-    } else {
-        (np, no, false)
+    match after_move(np, no, mask & !(np | no)) {
+        Next::Passes => (no, np, true),
+        Next::Moves | Next::Over => (np, no, false),
     }
 }
 

@@ -50,6 +50,10 @@ pub struct LayerCount {
     /// Reachable positions up to the board's symmetries, counting the side to move (a disc
     /// pattern reachable with either side to move counts twice).
     pub canonical_with_side: u64,
+    /// Of those counted with the side to move, the ones where the game goes on: the positions
+    /// that `count --method dp` holds in its layers (it tallies the ended games instead), so
+    /// its positions per layer equal this column from the layer after the start on.
+    pub in_play: u64,
     /// Reachable positions without symmetry, side to move counted.
     pub positions: u64,
     /// Of the canonical entries, those where the game is over.
@@ -78,6 +82,8 @@ pub struct StrongReport {
     pub canonical: u64,
     /// Reachable positions up to symmetry, side to move counted.
     pub canonical_with_side: u64,
+    /// Of those, the positions where the game goes on (see [`LayerCount::in_play`]).
+    pub in_play: u64,
     /// Reachable positions without symmetry, side to move counted.
     pub positions: u64,
     /// Per disc count.
@@ -293,6 +299,7 @@ pub fn build(
         convention: CONVENTION,
         canonical: layer_counts.iter().map(|l| l.canonical).sum(),
         canonical_with_side: layer_counts.iter().map(|l| l.canonical_with_side).sum(),
+        in_play: layer_counts.iter().map(|l| l.in_play).sum(),
         positions: layer_counts.iter().map(|l| l.positions).sum(),
         layers: layer_counts,
         start_value,
@@ -395,7 +402,7 @@ fn expand(
 /// Counts of one forward layer.
 fn count_layer(shape: Shape, group: &Group, discs: u32, keys: &[u64], flags: &[u16]) -> LayerCount {
     let mask = shape.mask();
-    let (with_side, positions, terminal) = keys
+    let (with_side, in_play, positions, terminal) = keys
         .par_iter()
         .zip(flags.par_iter())
         .map(|(&k, &fl)| {
@@ -421,14 +428,20 @@ fn count_layer(shape: Shape, group: &Group, discs: u32, keys: &[u64], flags: &[u
                 images += n as u64;
             }
             let empty = mask & !(p | o);
-            let over = u64::from(legal_moves(p, o, empty) == 0);
-            (sides, images, over)
+            // Passes are folded in, so a position without a move has ended.
+            let over = legal_moves(p, o, empty) == 0;
+            let in_play = if over { 0 } else { sides };
+            (sides, in_play, images, u64::from(over))
         })
-        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        .reduce(
+            || (0, 0, 0, 0),
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3),
+        );
     LayerCount {
         discs,
         canonical: keys.len() as u64,
         canonical_with_side: with_side,
+        in_play,
         positions,
         terminal,
     }

@@ -6,7 +6,7 @@ use super::key::{Key, Packer};
 use super::layer::{half, partition};
 use super::slot::Slot;
 use super::split::{SplitRange, Splitter};
-use crate::board::{has_moves, legal_moves, Squares};
+use crate::board::{after_move, legal_moves, Next, Squares};
 use crate::cpu::{Cpu, Job};
 
 /// What one worker gathered from a run of current-layer entries.
@@ -128,19 +128,19 @@ fn expand_one<S: Slot<N>, const N: usize, C: Cpu>(
             }
         }
         // The child, with a forced pass folded in.
-        let (cp, co, cbtm) = if has_moves(np, no, ne) {
-            (np, no, !btm)
-        } else if has_moves(no, np, ne) {
-            (no, np, btm)
-        } else {
-            let (b, w) = if btm { (no, np) } else { (np, no) };
-            let idx = b.count_ones() as usize * stride + w.count_ones() as usize;
-            for (c, &n) in counts.iter().enumerate() {
-                if n > 0 {
-                    l.tally[c * ss + idx] += u128::from(n);
+        let (cp, co, cbtm) = match after_move(np, no, ne) {
+            Next::Moves => (np, no, !btm),
+            Next::Passes => (no, np, btm),
+            Next::Over => {
+                let (b, w) = if btm { (no, np) } else { (np, no) };
+                let idx = b.count_ones() as usize * stride + w.count_ones() as usize;
+                for (c, &n) in counts.iter().enumerate() {
+                    if n > 0 {
+                        l.tally[c * ss + idx] += u128::from(n);
+                    }
                 }
+                continue;
             }
-            continue;
         };
         let key = S::K::canonical(pk, cp, co);
         let t = half(cbtm) * per_half + partition(key.hash(), per_half);

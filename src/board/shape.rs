@@ -108,6 +108,37 @@ impl Shape {
         square_bit(row, col)
     }
 
+    /// The squares of the frame bits `b` packed densely, row after row, `cols` bits per row,
+    /// into the low `squares` bits: the form keys of positions are made of.
+    #[inline(always)]
+    #[must_use]
+    pub const fn pack(self, b: u64) -> u64 {
+        let (rows, cols) = (self.rows as u32, self.cols as u32);
+        let row_mask = (1u64 << cols) - 1;
+        let mut out = 0;
+        let mut r = 0;
+        while r < rows {
+            out |= ((b >> (8 * r)) & row_mask) << (cols * r);
+            r += 1;
+        }
+        out
+    }
+
+    /// The frame bits of the packed squares `d` (the inverse of [`Shape::pack`]).
+    #[inline(always)]
+    #[must_use]
+    pub const fn unpack(self, d: u64) -> u64 {
+        let (rows, cols) = (self.rows as u32, self.cols as u32);
+        let row_mask = (1u64 << cols) - 1;
+        let mut out = 0;
+        let mut r = 0;
+        while r < rows {
+            out |= ((d >> (cols * r)) & row_mask) << (8 * r);
+            r += 1;
+        }
+        out
+    }
+
     /// The four corners' `(row, col)`: top left, top right, bottom left, bottom right.
     #[must_use]
     pub const fn corner_cells(self) -> [(u32, u32); 4] {
@@ -219,6 +250,29 @@ impl std::fmt::Display for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn packing_is_dense_and_reversible() {
+        for rows in MIN_SIDE..=MAX_SIDE {
+            for cols in MIN_SIDE..=MAX_SIDE {
+                let shape = Shape::new(rows, cols).unwrap();
+                let mut x = 0x9E37_79B9_7F4A_7C15u64;
+                for _ in 0..200 {
+                    x = x.rotate_left(17).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    let b = x & shape.mask();
+                    let d = shape.pack(b);
+                    assert_eq!(d.count_ones(), b.count_ones());
+                    assert!(shape.squares() == 64 || d >> shape.squares() == 0);
+                    assert_eq!(shape.unpack(d), b);
+                }
+                // Square (r, c) goes to bit r * cols + c.
+                assert_eq!(
+                    shape.pack(shape.bit(rows - 1, 1)),
+                    1 << ((rows - 1) * cols + 1)
+                );
+            }
+        }
+    }
 
     #[test]
     fn masks_by_their_definitions() {

@@ -36,32 +36,6 @@ use crate::board::{after_move, flips, Next, Position, Shape, Squares, Symmetry};
 /// 64-bit key.
 pub const MAX_SQUARES: u32 = 32;
 
-/// The squares of `b` packed densely, row after row, `cols` bits per row.
-#[inline]
-#[must_use]
-pub fn pack_bits(shape: Shape, b: u64) -> u64 {
-    let (rows, cols) = (shape.rows(), shape.cols());
-    let row_mask = (1u64 << cols) - 1;
-    let mut out = 0u64;
-    for r in 0..rows {
-        out |= ((b >> (8 * r)) & row_mask) << (r * cols);
-    }
-    out
-}
-
-/// The inverse of [`pack_bits`].
-#[inline]
-#[must_use]
-pub fn unpack_bits(shape: Shape, d: u64) -> u64 {
-    let (rows, cols) = (shape.rows(), shape.cols());
-    let row_mask = (1u64 << cols) - 1;
-    let mut out = 0u64;
-    for r in 0..rows {
-        out |= ((d >> (r * cols)) & row_mask) << (8 * r);
-    }
-    out
-}
-
 /// The odd multiplier that scrambles keys (Knuth's golden-ratio constant).
 pub const KEY_MULTIPLIER: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -82,7 +56,7 @@ const KEY_INVERSE: u64 = {
 #[inline]
 #[must_use]
 pub fn key_of(shape: Shape, player: u64, opponent: u64) -> u64 {
-    let code = pack_bits(shape, player) | (pack_bits(shape, opponent) << shape.squares());
+    let code = shape.pack(player) | (shape.pack(opponent) << shape.squares());
     code.wrapping_mul(KEY_MULTIPLIER)
 }
 
@@ -93,10 +67,7 @@ pub fn discs_of(shape: Shape, key: u64) -> (u64, u64) {
     let code = key.wrapping_mul(KEY_INVERSE);
     let n = shape.squares();
     let low = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    (
-        unpack_bits(shape, code & low),
-        unpack_bits(shape, code >> n),
-    )
+    (shape.unpack(code & low), shape.unpack(code >> n))
 }
 
 /// A position with the forced pass folded in: if the side to move has no move but the other

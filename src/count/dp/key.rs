@@ -35,7 +35,6 @@ pub(crate) struct Packer {
     pub(crate) shape: Shape,
     rows: u32,
     cols: u32,
-    row_mask: u64,
     /// Whether symmetric positions share a key.
     symmetry: bool,
     /// For boards of at most 32 squares (`u64` keys) with symmetries: `wide[r][v]` holds, lane
@@ -59,7 +58,6 @@ impl Packer {
             shape,
             rows: shape.rows(),
             cols: shape.cols(),
-            row_mask: (1u64 << shape.cols()) - 1,
             symmetry,
             wide: Vec::new(),
         };
@@ -87,20 +85,12 @@ impl Packer {
 
     #[inline(always)]
     fn pack(&self, b: u64) -> u64 {
-        let mut out = 0;
-        for r in 0..self.rows {
-            out |= ((b >> (8 * r)) & self.row_mask) << (self.cols * r);
-        }
-        out
+        self.shape.pack(b)
     }
 
     #[inline(always)]
     fn unpack(&self, d: u64) -> u64 {
-        let mut out = 0;
-        for r in 0..self.rows {
-            out |= ((d >> (self.cols * r)) & self.row_mask) << (8 * r);
-        }
-        out
+        self.shape.unpack(d)
     }
 
     /// The least packed key `p | o << 32` of an image of the frames `p` and `o` (see

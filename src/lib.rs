@@ -20,6 +20,7 @@ pub mod estimate;
 pub mod export;
 mod fnv;
 pub mod heuristics;
+pub mod layers;
 pub mod memory;
 pub mod obf;
 pub mod perft;

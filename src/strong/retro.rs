@@ -8,6 +8,8 @@ use thiserror::Error;
 
 use super::{child_discs, discs_of, key_of, Entry, Group, Layer, StrongTable, MAX_SQUARES};
 use crate::board::{legal_moves, Shape, Squares};
+use crate::cpu::Portable;
+use crate::layers::Children;
 use crate::memory::MemoryError;
 use crate::progress::Progress;
 
@@ -369,23 +371,16 @@ fn expand(
     let mut out: Vec<(u64, u16)> = Vec::with_capacity(keys.len() * 6);
     for (&k, &f) in keys.iter().zip(flags) {
         let (p, o) = discs_of(shape, k);
-        let moves = legal_moves(p, o, mask & !(p | o));
-        for sq in Squares(moves) {
-            let (np, no, passed) = child_discs(mask, p, o, sq);
-            let ((cp, co), s) = group.canonical(shape, np, no);
-            let t = &remap[s];
-            let (black, white) = (t[(f & 0xff) as usize], t[(f >> 8) as usize]);
-            // A placement hands the turn over; a folded pass hands it back.
-            let cf = if passed {
-                u16::from(black) | (u16::from(white) << 8)
-            } else {
-                u16::from(white) | (u16::from(black) << 8)
-            };
-            let key = key_of(shape, cp, co);
-            if key >= lo && hi.is_none_or(|h| key < h) {
-                out.push((key, cf));
-            }
-        }
+        let mut reach = Reach {
+            shape,
+            group,
+            remap,
+            flags: f,
+            lo,
+            hi,
+            out: &mut out,
+        };
+        crate::layers::expand(Portable, p, o, mask, &mut reach);
     }
     out.sort_unstable_by_key(|e| e.0);
     out.dedup_by(|later, earlier| {
@@ -397,6 +392,50 @@ fn expand(
         }
     });
     out
+}
+
+/// Where the children of one parent go in the forward pass: their canonical keys, with the
+/// images and sides to move reached, if the key falls in `lo..hi`.
+struct Reach<'a> {
+    shape: Shape,
+    group: &'a Group,
+    remap: &'a [[u8; 256]],
+    /// The parent's reached images: bit `g` of the low byte black to move under symmetry `g`,
+    /// of the high byte white to move.
+    flags: u16,
+    lo: u64,
+    hi: Option<u64>,
+    out: &'a mut Vec<(u64, u16)>,
+}
+
+impl Reach<'_> {
+    /// Records the child `(p, o)`, `p` to move.
+    fn push(&mut self, p: u64, o: u64, passed: bool) {
+        let ((cp, co), s) = self.group.canonical(self.shape, p, o);
+        let t = &self.remap[s];
+        let f = self.flags;
+        let (black, white) = (t[(f & 0xff) as usize], t[(f >> 8) as usize]);
+        // A placement hands the turn over; a folded pass hands it back.
+        let cf = if passed {
+            u16::from(black) | (u16::from(white) << 8)
+        } else {
+            u16::from(white) | (u16::from(black) << 8)
+        };
+        let key = key_of(self.shape, cp, co);
+        if key >= self.lo && self.hi.is_none_or(|h| key < h) {
+            self.out.push((key, cf));
+        }
+    }
+}
+
+impl Children for Reach<'_> {
+    fn goes_on(&mut self, p: u64, o: u64, passed: bool) {
+        self.push(p, o, passed);
+    }
+    /// An ended game is stored with the placer's opponent to move.
+    fn over(&mut self, np: u64, no: u64) {
+        self.push(np, no, false);
+    }
 }
 
 /// Counts of one forward layer.

@@ -6,8 +6,8 @@ use super::key::{Key, Packer};
 use super::layer::{half, partition};
 use super::slot::Slot;
 use super::split::{SplitRange, Splitter};
-use crate::board::{after_move, legal_moves, Next, Squares};
 use crate::cpu::{Cpu, Job};
+use crate::layers::Children;
 
 /// What one worker gathered from a run of current-layer entries.
 pub(crate) struct Local<S> {
@@ -103,53 +103,68 @@ fn expand_one<S: Slot<N>, const N: usize, C: Cpu>(
     x: &Expansion,
     l: &mut Local<S>,
 ) -> bool {
-    let Expansion {
-        pk,
-        mask,
-        stride,
-        per_half,
-        keep,
-    } = *x;
-    let ss = stride * stride;
-    let (p, o) = e.key().decode(pk);
-    let counts = e.counts();
-    let mut ok = true;
-    let empty = mask & !(p | o);
-    for sq in Squares(legal_moves(p, o, empty)) {
-        let bit = 1u64 << sq;
-        let f = cpu.flips(p, o, sq);
-        let (np, no) = (o ^ f, p | f | bit);
-        let ne = empty ^ bit;
-        if let Some((splitter, range)) = keep {
-            // Decided before the costlier pass check and canonical key, from the discs alone.
-            let (b, w) = if btm { (no, np) } else { (np, no) };
-            if !range.contains(splitter.signature(b, w)) {
-                continue;
+    let (p, o) = e.key().decode(x.pk);
+    let mut stage = Stage {
+        x,
+        l,
+        btm,
+        counts: e.counts(),
+        ok: true,
+    };
+    crate::layers::expand(cpu, p, o, x.mask, &mut stage);
+    stage.ok
+}
+
+/// Where the children of one entry go: staged by partition of the next layer, or tallied when
+/// the game ends.
+struct Stage<'a, 'x, S, const N: usize> {
+    x: &'a Expansion<'x>,
+    l: &'a mut Local<S>,
+    /// Black is to move in the entry's layer.
+    btm: bool,
+    counts: [u64; N],
+    /// No child's counts overflowed their slot.
+    ok: bool,
+}
+
+impl<S: Slot<N>, const N: usize> Children for Stage<'_, '_, S, N> {
+    #[inline(always)]
+    fn wants(&mut self, np: u64, no: u64) -> bool {
+        // Decided before the costlier pass check and canonical key, from the discs alone.
+        match self.x.keep {
+            None => true,
+            Some((splitter, range)) => {
+                let (b, w) = if self.btm { (no, np) } else { (np, no) };
+                range.contains(splitter.signature(b, w))
             }
-        }
-        // The child, with a forced pass folded in.
-        let (cp, co, cbtm) = match after_move(np, no, ne) {
-            Next::Moves => (np, no, !btm),
-            Next::Passes => (no, np, btm),
-            Next::Over => {
-                let (b, w) = if btm { (no, np) } else { (np, no) };
-                let idx = b.count_ones() as usize * stride + w.count_ones() as usize;
-                for (c, &n) in counts.iter().enumerate() {
-                    if n > 0 {
-                        l.tally[c * ss + idx] += u128::from(n);
-                    }
-                }
-                continue;
-            }
-        };
-        let key = S::K::canonical(pk, cp, co);
-        let t = half(cbtm) * per_half + partition(key.hash(), per_half);
-        match S::pack(key, counts) {
-            Some(child) => l.staged[t].push(child),
-            None => ok = false,
         }
     }
-    ok
+
+    #[inline(always)]
+    fn goes_on(&mut self, p: u64, o: u64, passed: bool) {
+        // A placement hands the turn to the other colour; a folded pass hands it back.
+        let cbtm = self.btm == passed;
+        let x = self.x;
+        let key = S::K::canonical(x.pk, p, o);
+        let t = half(cbtm) * x.per_half + partition(key.hash(), x.per_half);
+        match S::pack(key, self.counts) {
+            Some(child) => self.l.staged[t].push(child),
+            None => self.ok = false,
+        }
+    }
+
+    #[inline(always)]
+    fn over(&mut self, np: u64, no: u64) {
+        let stride = self.x.stride;
+        let (b, w) = if self.btm { (no, np) } else { (np, no) };
+        let idx = b.count_ones() as usize * stride + w.count_ones() as usize;
+        let ss = stride * stride;
+        for (c, &n) in self.counts.iter().enumerate() {
+            if n > 0 {
+                self.l.tally[c * ss + idx] += u128::from(n);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use thiserror::Error;
 
-use super::{child_discs, discs_of, key_of, Entry, Group, Layer, StrongTable, MAX_SQUARES};
-use crate::board::{legal_moves, Shape, Squares};
+use super::{discs_of, key_of, Entry, Group, Layer, StrongTable, MAX_SQUARES};
+use crate::board::{canonical_discs, legal_moves, Shape};
 use crate::cpu::Portable;
 use crate::layers::Children;
 use crate::memory::MemoryError;
@@ -261,7 +261,7 @@ pub fn build(
             .flat_map_iter(|chunk| {
                 let out: Vec<Entry> = chunk
                     .iter()
-                    .map(|&k| resolve(shape, &group, mask, k, child_layer))
+                    .map(|&k| resolve(shape, mask, k, child_layer))
                     .collect();
                 progress.advance(chunk.len() as u64);
                 out
@@ -487,7 +487,7 @@ fn count_layer(shape: Shape, group: &Group, discs: u32, keys: &[u64], flags: &[u
 }
 
 /// The value and moves-to-end of one canonical key from its children in the next layer.
-fn resolve(shape: Shape, group: &Group, mask: u64, key: u64, next: Option<&Layer>) -> Entry {
+fn resolve(shape: Shape, mask: u64, key: u64, next: Option<&Layer>) -> Entry {
     let (p, o) = discs_of(shape, key);
     let moves = legal_moves(p, o, mask & !(p | o));
     if moves == 0 {
@@ -499,27 +499,61 @@ fn resolve(shape: Shape, group: &Group, mask: u64, key: u64, next: Option<&Layer
         };
     }
     let next = next.expect("a position with a move has children in the next layer");
-    let mut best = i8::MIN;
-    let (mut quick, mut slow) = (u8::MAX, 0u8);
-    for sq in Squares(moves) {
-        let (np, no, passed) = child_discs(mask, p, o, sq);
-        let ((cp, co), _) = group.canonical(shape, np, no);
-        let e = next
-            .get(key_of(shape, cp, co))
+    let mut best = Best {
+        shape,
+        next,
+        value: i8::MIN,
+        quick: u8::MAX,
+        slow: 0,
+    };
+    crate::layers::expand(Portable, p, o, mask, &mut best);
+    Entry {
+        value: best.value,
+        moves_to_end: if best.value >= 0 {
+            best.quick
+        } else {
+            best.slow
+        },
+    }
+}
+
+/// The best value over a position's children found in the next layer, with the quickest and
+/// the longest moves-to-end among the moves that reach it.
+struct Best<'a> {
+    shape: Shape,
+    next: &'a Layer,
+    value: i8,
+    quick: u8,
+    slow: u8,
+}
+
+impl Best<'_> {
+    /// The child `(p, o)`, `p` to move; `passed`: `p` is the mover's side again.
+    fn child(&mut self, p: u64, o: u64, passed: bool) {
+        let (cp, co) = canonical_discs(self.shape, p, o);
+        let e = self
+            .next
+            .get(key_of(self.shape, cp, co))
             .expect("every child was enumerated in the next layer");
         let v = if passed { e.value } else { -e.value };
         let m = e.moves_to_end + 1;
-        if v > best {
-            best = v;
-            quick = m;
-            slow = m;
-        } else if v == best {
-            quick = quick.min(m);
-            slow = slow.max(m);
+        if v > self.value {
+            self.value = v;
+            self.quick = m;
+            self.slow = m;
+        } else if v == self.value {
+            self.quick = self.quick.min(m);
+            self.slow = self.slow.max(m);
         }
     }
-    Entry {
-        value: best,
-        moves_to_end: if best >= 0 { quick } else { slow },
+}
+
+impl Children for Best<'_> {
+    fn goes_on(&mut self, p: u64, o: u64, passed: bool) {
+        self.child(p, o, passed);
+    }
+    /// An ended game is stored with the placer's opponent to move.
+    fn over(&mut self, np: u64, no: u64) {
+        self.child(np, no, false);
     }
 }

@@ -134,20 +134,6 @@ impl Group {
             .collect();
         Group { syms, mul, inv }
     }
-
-    /// The canonical discs of `(p, o)` and the index of a symmetry `s` with `s(p, o)` canonical.
-    /// The same minimum as [`Position::canonical`].
-    #[inline]
-    pub(crate) fn canonical(&self, shape: Shape, p: u64, o: u64) -> ((u64, u64), usize) {
-        let mut best = ((p, o), 0);
-        for (i, &s) in self.syms.iter().enumerate().skip(1) {
-            let img = (s.apply(shape, p), s.apply(shape, o));
-            if img < best.0 {
-                best = (img, i);
-            }
-        }
-        best
-    }
 }
 
 /// The canonical key of discs `(p, o)` (side to move's discs first).

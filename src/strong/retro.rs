@@ -7,7 +7,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::{discs_of, key_of, Entry, Group, Layer, StrongTable, MAX_SQUARES};
-use crate::board::{canonical_discs, legal_moves, Shape};
+use crate::board::{canonical_discs, canonical_discs_by, legal_moves, Shape};
 use crate::cpu::Portable;
 use crate::layers::Children;
 use crate::memory::MemoryError;
@@ -141,7 +141,7 @@ pub fn build(
 
     // Forward: layers by disc count. Only the newest layer keeps its reachability flags.
     let start = shape.start();
-    let ((cp, co), s) = group.canonical(shape, start.player(), start.opponent());
+    let ((cp, co), s) = canonical_discs_by(shape, start.player(), start.opponent());
     let side_shift = if start.black_to_move() { 0 } else { 8 };
     let first_discs = start.disc_count();
     let mut keys_layers: Vec<Vec<u64>> = vec![vec![key_of(shape, cp, co)]];
@@ -171,11 +171,10 @@ pub fn build(
         let stride = (cur.len() / SAMPLE).max(1);
         let sample_keys: Vec<u64> = cur.iter().step_by(stride).copied().collect();
         let sample_flags: Vec<u16> = flags.iter().step_by(stride).copied().collect();
-        let mut sample: Vec<u64> =
-            expand(shape, &group, &remap, &sample_keys, &sample_flags, 0, None)
-                .into_iter()
-                .map(|c| c.0)
-                .collect();
+        let mut sample: Vec<u64> = expand(shape, &remap, &sample_keys, &sample_flags, 0, None)
+            .into_iter()
+            .map(|c| c.0)
+            .collect();
         sample.sort_unstable();
         let scale = cur.len() as f64 / sample_keys.len() as f64;
         let raw = sample.len();
@@ -205,7 +204,7 @@ pub fn build(
             let runs: Vec<Vec<(u64, u16)>> = cur
                 .par_chunks(TASK)
                 .zip(flags.par_chunks(TASK))
-                .map(|(k, f)| expand(shape, &group, &remap, k, f, lo, hi))
+                .map(|(k, f)| expand(shape, &remap, k, f, lo, hi))
                 .collect();
             let len: usize = runs.iter().map(Vec::len).sum();
             let need = base + 10 * new_keys.len() as u64 + 2 * CHILD_BYTES * len as u64;
@@ -360,7 +359,6 @@ fn remap_tables(group: &Group) -> Vec<[u8; 256]> {
 /// canonical, sorted, duplicates merged (flags or-ed).
 fn expand(
     shape: Shape,
-    group: &Group,
     remap: &[[u8; 256]],
     keys: &[u64],
     flags: &[u16],
@@ -373,7 +371,6 @@ fn expand(
         let (p, o) = discs_of(shape, k);
         let mut reach = Reach {
             shape,
-            group,
             remap,
             flags: f,
             lo,
@@ -398,7 +395,6 @@ fn expand(
 /// images and sides to move reached, if the key falls in `lo..hi`.
 struct Reach<'a> {
     shape: Shape,
-    group: &'a Group,
     remap: &'a [[u8; 256]],
     /// The parent's reached images: bit `g` of the low byte black to move under symmetry `g`,
     /// of the high byte white to move.
@@ -411,7 +407,7 @@ struct Reach<'a> {
 impl Reach<'_> {
     /// Records the child `(p, o)`, `p` to move.
     fn push(&mut self, p: u64, o: u64, passed: bool) {
-        let ((cp, co), s) = self.group.canonical(self.shape, p, o);
+        let ((cp, co), s) = canonical_discs_by(self.shape, p, o);
         let t = &self.remap[s];
         let f = self.flags;
         let (black, white) = (t[(f & 0xff) as usize], t[(f >> 8) as usize]);

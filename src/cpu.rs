@@ -97,8 +97,6 @@ pub trait Call {
 /// A token of one level: a value exists only where the CPU has the level's instructions, so
 /// code holding one may use them.
 pub trait Cpu: Copy + Send + Sync + std::fmt::Debug + 'static {
-    /// The level this token stands for.
-    const LEVEL: Level;
     /// The discs that a move on `sq` by the owner of `p` flips among `o`, by the fastest code
     /// of this level ([`crate::board::flips`] or [`crate::board::flips_avx2`]).
     fn flips(self, p: u64, o: u64, sq: u32) -> u64;
@@ -130,7 +128,6 @@ pub fn run_at<J: Job>(want: Level, job: J) -> J::Output {
 pub struct Portable;
 
 impl Cpu for Portable {
-    const LEVEL: Level = Level::Portable;
     #[inline(always)]
     fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
         crate::board::flips(p, o, sq)
@@ -152,7 +149,6 @@ pub struct V3(());
 
 #[cfg(target_arch = "x86_64")]
 impl Cpu for V3 {
-    const LEVEL: Level = Level::V3;
     #[inline(always)]
     fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
         // SAFETY: a `V3` exists only on a CPU with AVX2.
@@ -191,7 +187,6 @@ pub struct V4(());
 
 #[cfg(target_arch = "x86_64")]
 impl Cpu for V4 {
-    const LEVEL: Level = Level::V4;
     /// The scalar flips, which the compiler vectorizes here with AVX-512's `lzcnt`: measured
     /// faster than the AVX2 flips in the dfs walk and dp's expansion.
     #[inline(always)]

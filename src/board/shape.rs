@@ -223,7 +223,6 @@ impl Shape {
     }
 }
 
-/// First row (or column) of the start block on a side of length `n`.
 /// The index next to a corner's `i` (0 or the last) toward the middle of the board.
 const fn toward_centre(i: u32) -> u32 {
     if i == 0 {
@@ -233,6 +232,7 @@ const fn toward_centre(i: u32) -> u32 {
     }
 }
 
+/// First row (or column) of the start block on a side of length `n`.
 const fn block_start(n: u32) -> u32 {
     if n.is_multiple_of(2) {
         n / 2 - 1

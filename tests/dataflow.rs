@@ -138,6 +138,58 @@ fn workers_and_processes_do_not_change_the_files() {
     }
 }
 
+#[test]
+fn the_disk_store_does_not_change_the_files() {
+    let d = dir("disk");
+    let args = &["--rows", "4", "--cols", "5"][..];
+    let plain = one_process(&d, args, &[]);
+    let tmp = d.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let disk = [
+        args,
+        &[
+            "--store",
+            "disk",
+            "--memory",
+            "8",
+            "--tmp-dir",
+            tmp.to_str().unwrap(),
+        ],
+    ]
+    .concat();
+    for w in ["1", "3"] {
+        let df = one_process(&d, &disk, &["--workers", w]);
+        same_files(&plain, &df);
+    }
+    let c = d.join("c2x1");
+    std::fs::create_dir_all(&c).unwrap();
+    cluster(&c, &disk, 2, 1);
+    same_files(&plain, &c.join("out0"));
+    // Tables planned for a tenth of a worker's share outgrow their budget: the parts are
+    // built again, finer, and the files are still the same.
+    let out = d.join("retries");
+    let r = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["count"])
+        .args(&disk)
+        .args(["--workers", "2", "--out", out.to_str().unwrap()])
+        .env("REVERSI_TEST_PLAN_SHARE", "0.1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(
+        err.contains("outgrew --memory"),
+        "no part was built again: {err}"
+    );
+    same_files(&plain, &out);
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(
+        left.is_empty(),
+        "the workers' directories are removed at the end"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// The larger boards, 4x6 and 5x5 after `c2 b2`, with 2 and 3 processes (about five minutes
 /// on two cores): `cargo test --release --test dataflow -- --ignored`.
 #[test]
@@ -162,26 +214,63 @@ fn larger_boards_on_two_and_three_processes() {
 #[test]
 fn a_lost_process_stops_the_others_and_resume_finishes() {
     let d = dir("kill");
-    let args = &[
-        "-n",
-        "5",
-        "--moves",
-        "c2 b2 b3 b4 a4",
-        "--checkpoint-secs",
-        "0",
-    ][..];
-    let plain = one_process(&d, &args[..4], &[]);
-    let hosts = hostfile(&d, 3);
-    let outs: Vec<PathBuf> = (0..3).map(|i| d.join(format!("out{i}"))).collect();
-    let mut kids: Vec<Child> = (0..3)
-        .map(|i| start(args, 3, i, 1, &hosts, &outs[i]))
-        .collect();
-    // Wait until process 1 saved a few layers, then kill it mid-count.
+    // Process 1's saved layers.
     let saved = |out: &Path| {
         std::fs::read_dir(out.join("count-dataflow.checkpoint"))
             .map(|r| r.count())
             .unwrap_or(0)
     };
+    kill_and_resume(&d, &["--checkpoint-secs", "0"], &saved);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_lost_process_on_the_disk_store_stops_the_others_and_resume_finishes() {
+    let d = dir("kill-disk");
+    let tmp = d.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    // Process 1's saved parts: the step of its newest state.
+    let steps = |_: &Path| {
+        let Ok(rd) = std::fs::read_dir(&tmp) else {
+            return 0;
+        };
+        rd.filter_map(Result::ok)
+            .filter_map(|run| std::fs::read(run.path().join("w0001-of-0003/state.json")).ok())
+            .filter_map(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .filter_map(|v| v["now"]["step"].as_u64())
+            .map(|s| s as usize)
+            .max()
+            .unwrap_or(0)
+    };
+    let flags = [
+        "--store",
+        "disk",
+        "--memory",
+        "96",
+        "--tmp-dir",
+        tmp.to_str().unwrap(),
+    ];
+    kill_and_resume(&d, &flags, &steps);
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(
+        left.is_empty(),
+        "the workers' directories are removed at the end"
+    );
+}
+
+/// Starts 3 processes on 5x5 after `c2 b2 b3 b4 a4` with `flags`, kills process 1 once
+/// `saved(its out directory)` is at least 2, checks that the others stop with a clear error
+/// soon, resumes every process and compares the files with one process's.
+fn kill_and_resume(d: &Path, flags: &[&str], saved: &dyn Fn(&Path) -> usize) {
+    let board = &["-n", "5", "--moves", "c2 b2 b3 b4 a4"][..];
+    let args = &[board, flags].concat()[..];
+    let plain = one_process(d, board, &[]);
+    let hosts = hostfile(d, 3);
+    let outs: Vec<PathBuf> = (0..3).map(|i| d.join(format!("out{i}"))).collect();
+    let mut kids: Vec<Child> = (0..3)
+        .map(|i| start(args, 3, i, 1, &hosts, &outs[i]))
+        .collect();
+    // Wait until process 1 saved a few layers or parts, then kill it mid-count.
     let t = Instant::now();
     while saved(&outs[1]) < 2 && t.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
@@ -224,7 +313,6 @@ fn a_lost_process_stops_the_others_and_resume_finishes() {
         );
     }
     same_files(&plain, &outs[0]);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// Runs `count` with `args` and expects exit 2 with one line on stderr containing `needle`.

@@ -229,12 +229,6 @@ fn dataflow_plan(args: &CountArgs) -> Result<Option<Dataflow>> {
             "--workers, --processes: only --method dp runs as a dataflow".into(),
         ));
     }
-    if args.store == Store::Disk {
-        return Err(bad(
-            "--store disk: the dataflow count keeps its layers in memory (use more processes)"
-                .into(),
-        ));
-    }
     let workers = args.workers.unwrap_or(1) as usize;
     let processes = args.processes.unwrap_or(1);
     if processes == 1 && args.hostfile.is_none() {

@@ -63,7 +63,7 @@ pub(crate) fn saved_layers(dir: &Path, run_id: u64, df: &Dataflow, peers: usize)
         .fold(0, |a, b| a | b)
 }
 
-fn local_workers(df: &Dataflow) -> std::ops::Range<usize> {
+pub(crate) fn local_workers(df: &Dataflow) -> std::ops::Range<usize> {
     df.process * df.workers..(df.process + 1) * df.workers
 }
 

@@ -30,10 +30,12 @@ use crate::count::{Class, CountError, CountOptions, LayerRow, MethodResult};
 use crate::progress::Progress;
 
 pub(crate) mod checkpoint;
+mod disk;
 mod launch;
 mod part;
 mod wire;
 
+use checkpoint::local_workers;
 use launch::{lost_peer_message, quiet_timely_panics};
 pub use launch::{read_hostfile, Dataflow};
 mod worker;
@@ -50,6 +52,14 @@ pub(crate) struct Job {
     /// Memory budget of one worker, in bytes.
     worker_budget: u64,
     checkpoint: Option<PathBuf>,
+    /// `--store disk`: the directory of the run's worker directories.
+    disk: Option<PathBuf>,
+    /// Bytes of layer files one worker may keep on disk.
+    disk_budget: u64,
+    /// The disk store plans a worker's tables for this many times its even share of a layer
+    /// ([`disk::UNEVEN`]; the test hook `REVERSI_TEST_PLAN_SHARE` sets it lower, so that parts
+    /// outgrow their budget and are built again).
+    uneven: f64,
     resume: bool,
     save_every: Duration,
     /// Test hook: the round after which every worker stops as if interrupted.
@@ -64,6 +74,8 @@ struct Meter {
     len: Vec<AtomicU64>,
     done: Vec<AtomicU64>,
     layers_done: AtomicU64,
+    /// Disk store: parts built again because they outgrew their budget (by one worker).
+    retries: AtomicU64,
 }
 
 /// What a worker returns: the whole result (every worker has all of it).
@@ -73,6 +85,8 @@ pub(crate) struct WorkerOut {
     exchanged: Vec<crate::count::ExchangeRow>,
     peak: usize,
     resumed: u64,
+    /// The disk store's figures, for this worker.
+    disk: Option<crate::count::DiskStats>,
 }
 
 /// Why a worker stopped.
@@ -136,8 +150,9 @@ fn run_typed<S: Slot<N>, const N: usize>(
     progress: &dyn Progress,
 ) -> Result<MethodResult, CountError> {
     let peers = df.peers();
+    let on_disk = opts.store == crate::count::Store::Disk;
     let id_text = format!(
-        "dataflow 1 {} {} {:?} {} {} {peers} {}",
+        "dataflow 1 {} {} {:?} {} {} {peers} {}{}",
         root.to_board_string(),
         opts.symmetry,
         classes
@@ -146,14 +161,28 @@ fn run_typed<S: Slot<N>, const N: usize>(
             .collect::<Vec<_>>(),
         N,
         std::mem::size_of::<S>(),
-        df.workers
+        df.workers,
+        if on_disk { " disk" } else { "" }
     );
     let run_id = crate::fnv::fnv1a(crate::fnv::OFFSET, id_text.as_bytes());
     let dir = opts
         .checkpoint
         .as_ref()
         .map(|p| p.with_file_name("count-dataflow.checkpoint"));
-    if let Some(d) = &dir {
+    let disk_dir = on_disk.then(|| disk::run_dir(&opts.tmp_dir, &root.shape().name(), run_id));
+    if let Some(d) = &disk_dir {
+        let mine = disk::has_saved(d, run_id, local_workers(df), peers);
+        if opts.resume && !mine {
+            return Err(CountError::Dataflow(format!(
+                "--resume: process {} has no saved part of this run in {}",
+                df.process,
+                d.display()
+            )));
+        }
+        if !opts.resume && mine {
+            return Err(CountError::StoppedRun(d.clone()));
+        }
+    } else if let Some(d) = &dir {
         let mine = checkpoint::saved_layers(d, run_id, df, peers);
         if opts.resume && mine == 0 {
             return Err(CountError::Dataflow(format!(
@@ -175,6 +204,16 @@ fn run_typed<S: Slot<N>, const N: usize>(
         handshake: run_id ^ u64::from(opts.resume),
         worker_budget: opts.memory_mb.saturating_mul(1 << 20) / w as u64,
         checkpoint: dir.clone(),
+        disk: disk_dir.clone(),
+        disk_budget: opts.disk_bytes.unwrap_or_else(|| {
+            crate::count::dp::disk::free_bytes(&opts.tmp_dir)
+                .unwrap_or(0)
+                .saturating_sub(1 << 30)
+        }) / w as u64,
+        uneven: std::env::var("REVERSI_TEST_PLAN_SHARE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(disk::UNEVEN),
         resume: opts.resume,
         save_every: Duration::from_secs(opts.checkpoint_secs),
         stop_after: opts.stop_after,
@@ -183,6 +222,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
             len: (0..w).map(|_| AtomicU64::new(0)).collect(),
             done: (0..w).map(|_| AtomicU64::new(0)).collect(),
             layers_done: AtomicU64::new(0),
+            retries: AtomicU64::new(0),
         },
     });
     let config = timely::Config {
@@ -212,6 +252,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
     let squares = root.shape().squares();
     let mut shown: Option<u32> = None;
     let mut done_shown = 0u64;
+    let mut retries_shown = 0u64;
     let results = loop {
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(r) => break r,
@@ -228,14 +269,22 @@ fn run_typed<S: Slot<N>, const N: usize>(
                 done: layers,
                 total: layers + u64::from(squares.saturating_sub(current_discs(&job.meter))),
                 unit: "layers",
-                saved: match &dir {
+                saved: match disk_dir.as_ref().or(dir.as_ref()) {
                     Some(d) => format!(
-                        "the layers saved so far are in {}: continue with --resume on every process",
+                        "what was saved so far is in {}: continue with --resume on every process",
                         d.display()
                     ),
                     None => "nothing saved".into(),
                 },
             });
+        }
+        let retries = job.meter.retries.load(Ordering::Relaxed);
+        if retries > retries_shown {
+            progress.note(&format!(
+                "dp: a part of the next layer outgrew --memory on some worker ({retries} so far); \
+                 it is built again in two halves"
+            ));
+            retries_shown = retries;
         }
         let discs = current_discs(&job.meter);
         if discs > 0 && shown != Some(discs) {
@@ -269,11 +318,19 @@ fn run_typed<S: Slot<N>, const N: usize>(
     })?;
     let mut first: Option<WorkerOut> = None;
     let mut peak = 0;
+    let mut disk_stats: Option<crate::count::DiskStats> = None;
     let mut fail: Option<Fail> = None;
     for r in outs {
         match r {
             Some(Ok(o)) => {
                 peak += o.peak;
+                if let Some(d) = &o.disk {
+                    let s = disk_stats.get_or_insert_with(Default::default);
+                    s.bytes_written += d.bytes_written;
+                    s.bytes_read += d.bytes_read;
+                    s.peak_disk += d.peak_disk;
+                    s.peak_memory += d.peak_memory;
+                }
                 first.get_or_insert(o);
             }
             Some(Err(f)) => {
@@ -309,8 +366,8 @@ fn run_typed<S: Slot<N>, const N: usize>(
                     done: layers,
                     total: layers + u64::from(squares.saturating_sub(current_discs(&job.meter))),
                     unit: "layers",
-                    saved: match &dir {
-                        Some(d) => format!("the layers saved so far are in {}", d.display()),
+                    saved: match disk_dir.as_ref().or(dir.as_ref()) {
+                        Some(d) => format!("what was saved so far is in {}", d.display()),
                         None => "nothing saved".into(),
                     },
                 }
@@ -322,12 +379,15 @@ fn run_typed<S: Slot<N>, const N: usize>(
     if let Some(d) = &dir {
         checkpoint::remove_mine(d, run_id, df, peers);
     }
+    if let Some(d) = &disk_dir {
+        let _ = std::fs::remove_dir(d);
+    }
     Ok(MethodResult {
         exchanged: Some(out.exchanged),
         matrices: out.matrices,
         layers: Some(out.rows),
         peak_layer_mb: Some(peak as f64 / f64::from(1 << 20)),
-        disk: None,
+        disk: disk_stats,
         resumed_units: out.resumed,
     })
 }

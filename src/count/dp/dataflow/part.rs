@@ -1,7 +1,7 @@
 //! A worker's part of a layer: the positions whose key hashes to it, in tables like the
 //! one-process count's, and the children received for the next layer.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::super::layer::{partition, Table};
 use super::super::{partitions_for, Key, Layer, Slot};
@@ -18,6 +18,8 @@ pub(super) struct Part<S: Copy, const N: usize> {
     /// Entries waiting, by table.
     pub(super) staged: Vec<Vec<S>>,
     pub(super) staged_n: usize,
+    /// Entries staged before they are merged.
+    pub(super) stage: usize,
     pub(super) ok: bool,
 }
 
@@ -43,6 +45,7 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
                 .collect(),
             staged: (0..2 * q).map(|_| Vec::new()).collect(),
             staged_n: 0,
+            stage: STAGE,
             ok: true,
         }
     }
@@ -66,7 +69,7 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
 
     /// Adds the entries of `words` ([`words_of`]) with colour `h` to move; `false` if the
     /// batch does not decode. They are staged by table and merged a table at a time once
-    /// [`STAGE`] are waiting: each table (a few MiB) then takes many insertions while it is
+    /// `stage` ([`STAGE`] unless the disk store asks for fewer) are waiting: each table (a few MiB) then takes many insertions while it is
     /// in the cache, as the one-process count's batches do.
     pub(super) fn insert_words(&mut self, h: usize, words: &[u64]) -> bool {
         let stride = key_words::<S::K>() + N;
@@ -79,7 +82,7 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
             self.staged[t].push(e);
         }
         self.staged_n += words.len() / stride;
-        if self.staged_n >= STAGE {
+        if self.staged_n >= self.stage {
             self.merge_staged();
         }
         words.len().is_multiple_of(stride)
@@ -121,6 +124,12 @@ pub(super) struct Inbox<S: Copy, const N: usize> {
     pub(super) stats: BTreeMap<u64, Vec<Stat>>,
     /// A batch that did not decode (a bug or a foreign process): reported at the round's end.
     pub(super) bad: bool,
+    /// The most bytes a part may take: past them its tables are dropped and the round is
+    /// marked in `over` (the disk store builds the range again in smaller pieces).
+    pub(super) cap: usize,
+    pub(super) over: BTreeSet<u64>,
+    /// Entries a part stages before merging them.
+    pub(super) stage: usize,
 }
 
 impl<S: Slot<N>, const N: usize> Inbox<S, N> {
@@ -128,12 +137,21 @@ impl<S: Slot<N>, const N: usize> Inbox<S, N> {
         match m.body {
             Body::Stat(s) => self.stats.entry(t).or_default().push(s),
             Body::Children { half, words } => {
+                if self.over.contains(&t) {
+                    return;
+                }
                 let (me, peers, guess, black) = (self.me, self.peers, self.guess, self.black);
-                let part = self
-                    .next
-                    .entry(t)
-                    .or_insert_with(|| Part::new(me, peers, guess, black));
+                let stage = self.stage;
+                let part = self.next.entry(t).or_insert_with(|| {
+                    let mut p = Part::new(me, peers, guess, black);
+                    p.stage = stage;
+                    p
+                });
                 self.bad |= !part.insert_words(usize::from(half & 1), &words);
+                if part.bytes() > self.cap {
+                    self.next.remove(&t);
+                    self.over.insert(t);
+                }
             }
         }
     }

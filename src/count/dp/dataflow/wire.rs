@@ -43,6 +43,9 @@ pub(super) struct Stat {
     /// Bytes of children the worker sent in the previous round to other workers of its
     /// process and to other processes.
     pub(super) sent: [u64; 2],
+    /// Disk store: the worker's tables outgrew its budget in the round before.
+    #[serde(default)]
+    pub(super) over: bool,
 }
 
 /// 64-bit words of a key.

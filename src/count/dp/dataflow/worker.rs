@@ -1,7 +1,7 @@
 //! One worker of the dataflow count: its part of each layer, the rounds, the exchange.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -25,7 +25,7 @@ use crate::memory::HugeBuf;
 
 /// The worker's side of a round: sends, steps the dataflow until the round is over everywhere,
 /// and returns the round's records from every worker.
-struct Rounds<'a, S: Copy, const N: usize> {
+pub(super) struct Rounds<'a, S: Copy, const N: usize> {
     worker: &'a mut Worker,
     input: InputHandle<u64, CapacityContainerBuilder<Vec<Msg>>>,
     probe: ProbeHandle<u64>,
@@ -35,20 +35,74 @@ struct Rounds<'a, S: Copy, const N: usize> {
     workers: usize,
     /// Bytes of children sent this round to other workers of this process, to other processes.
     sent: [u64; 2],
+    handshake: u64,
 }
 
 impl<S: Slot<N>, const N: usize> Rounds<'_, S, N> {
+    pub(super) fn me(&self) -> usize {
+        self.worker.index()
+    }
+
+    pub(super) fn peers(&self) -> usize {
+        self.peers
+    }
+
+    /// This worker's record of a round, with `fail` and the bytes sent since the last one.
+    pub(super) fn stat(&mut self, fail: Option<Fail>) -> Stat {
+        Stat {
+            from: self.me() as u32,
+            handshake: self.handshake,
+            saved: 0,
+            len: 0,
+            fail,
+            save: false,
+            tally: Vec::new(),
+            sent: std::mem::take(&mut self.sent),
+            over: false,
+        }
+    }
+
+    /// Sizes the parts of the coming round: about `guess` positions, a share `black` of them
+    /// with black to move, at most `cap` bytes with `stage` entries staged.
+    pub(super) fn prepare(&mut self, guess: usize, black: f64, cap: usize, stage: usize) {
+        let mut inbox = self.inbox.borrow_mut();
+        inbox.guess = guess;
+        inbox.black = black;
+        inbox.cap = cap;
+        inbox.stage = stage;
+    }
+
+    /// The part received in round `t`, if any, and whether it outgrew its cap.
+    pub(super) fn take_part(&mut self, t: u64) -> (Option<Part<S, N>>, bool) {
+        let mut inbox = self.inbox.borrow_mut();
+        (inbox.next.remove(&t), inbox.over.remove(&t))
+    }
+
+    /// Bytes of the parts being received.
+    pub(super) fn part_bytes(&self) -> usize {
+        self.inbox.borrow().next.values().map(Part::bytes).sum()
+    }
+
+    /// Round `t`, in which every worker tells its `len`: the sum.
+    pub(super) fn all_lens(&mut self, t: u64, len: u64) -> Result<u64, Fail> {
+        self.begin(t);
+        let mut stat = self.stat(None);
+        stat.len = len;
+        self.tell_all(&stat);
+        Ok(self.finish(t)?.iter().map(|s| s.len).sum())
+    }
+
     /// Starts round `t`: what is sent from now on belongs to it.
-    fn begin(&mut self, t: u64) {
+    pub(super) fn begin(&mut self, t: u64) {
         self.input.advance_to(t);
     }
 
-    fn send(&mut self, m: Msg) {
+    pub(super) fn send(&mut self, m: Msg) {
         self.input.send(m);
     }
 
     /// Sends `stat` to every worker.
-    fn tell_all(&mut self, stat: &Stat) {
+    pub(super) fn tell_all(&mut self, stat: &Stat) {
         for to in 0..self.peers {
             self.input.send(Msg {
                 to: to as u32,
@@ -58,7 +112,7 @@ impl<S: Slot<N>, const N: usize> Rounds<'_, S, N> {
     }
 
     /// Ends round `t`: waits until every worker's messages of the round are merged.
-    fn finish(&mut self, t: u64) -> Result<Vec<Stat>, Fail> {
+    pub(super) fn finish(&mut self, t: u64) -> Result<Vec<Stat>, Fail> {
         self.input.advance_to(t + 1);
         while self.probe.less_than(&(t + 1)) {
             self.worker.step();
@@ -101,6 +155,9 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         next: BTreeMap::new(),
         stats: BTreeMap::new(),
         bad: false,
+        cap: usize::MAX,
+        over: BTreeSet::new(),
+        stage: super::wire::STAGE,
     }));
     let mut input = InputHandle::<u64, CapacityContainerBuilder<Vec<Msg>>>::new_with_builder();
     let probe = ProbeHandle::new();
@@ -135,21 +192,19 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         peers,
         workers: job.meter.discs.len(),
         sent: [0; 2],
+        handshake: job.handshake,
     };
 
-    // Handshake: the same run everywhere, and the layers every worker saved.
+    // Handshake: the same run everywhere, and what every worker saved (memory: the layers,
+    // as a mask of disc counts; disk: the step of its newest state, plus one).
     let dir = job.checkpoint.as_deref();
-    let saved = dir.map_or(0, |d| checkpoint::saved_mask(d, job.run_id, me, peers));
-    let hello = Stat {
-        from: me as u32,
-        handshake: job.handshake,
-        saved,
-        len: 0,
-        fail: None,
-        save: false,
-        tally: Vec::new(),
-        sent: [0; 2],
+    let saved = match (&job.disk, dir) {
+        (Some(base), _) => super::disk::saved_step(base, job.run_id, me, peers),
+        (None, Some(d)) => checkpoint::saved_mask(d, job.run_id, me, peers),
+        (None, None) => 0,
     };
+    let mut hello = rounds.stat(None);
+    hello.saved = saved;
     rounds.begin(0);
     rounds.tell_all(&hello);
     let stats = rounds.finish(0)?;
@@ -162,40 +217,52 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
             me / workers
         )));
     }
+    let nothing_saved = || {
+        Fail::Input(
+            "--resume: no layer was saved by every worker (start afresh without --resume \
+             after deleting the checkpoint directories)"
+                .into(),
+        )
+    };
+    let cells = k * ss;
+    if let Some(base) = &job.disk {
+        let common = stats.iter().map(|s| s.saved).min().unwrap_or(0);
+        if job.resume && common == 0 {
+            return Err(nothing_saved());
+        }
+        let first = (!job.resume).then(|| first_part::<S, N>(job, &pk, me, peers));
+        let out = super::disk::run(&mut rounds, job, &pk, base, first, common, 1, cells)?;
+        let matrices = share_tallies(&mut rounds, out.next_round, &out.tally, ss)?;
+        let _ = std::fs::remove_dir_all(&out.dir);
+        return Ok(WorkerOut {
+            matrices,
+            rows: out.rows,
+            exchanged: out.exchanged,
+            peak: out.peak,
+            resumed: out.resumed,
+            disk: Some(out.stats),
+        });
+    }
     let common = stats.iter().fold(u64::MAX, |m, s| m & s.saved);
 
-    let mut tally = vec![0u128; k * ss];
+    let mut tally = vec![0u128; cells];
     let mut rows: Vec<LayerRow> = Vec::new();
     let mut layer: Layer<S, N>;
     let mut resumed = 0;
     if job.resume {
         if common == 0 {
-            return Err(Fail::Input(
-                "--resume: no layer was saved by every worker (start afresh without --resume \
-                 after deleting the checkpoint directories)"
-                    .into(),
-            ));
+            return Err(nothing_saved());
         }
         let discs = 63 - common.leading_zeros();
         let dir = dir.expect("resume has a directory");
-        let state = checkpoint::load::<S, N>(dir, job.run_id, me, peers, discs, k * ss)
+        let state = checkpoint::load::<S, N>(dir, job.run_id, me, peers, discs, cells)
             .map_err(Fail::Other)?;
         layer = state.layer;
         tally = state.tally;
         rows = state.rows;
         resumed = rows.len() as u64;
     } else {
-        let discs = job.classes[0].disc_count();
-        let mut part = Part::<S, N>::new(me, peers, 1, 0.5);
-        for (i, c) in job.classes.iter().enumerate() {
-            let mut counts = [0u64; N];
-            counts[i] = 1;
-            let key = S::K::canonical(&pk, c.player(), c.opponent());
-            if partition(key.hash(), peers) == me {
-                part.insert(half(c.black_to_move()), S::pack(key, counts).expect("ones"));
-            }
-        }
-        layer = part.into_layer(discs);
+        layer = first_part::<S, N>(job, &pk, me, peers);
     }
 
     let mut save_now = false;
@@ -232,16 +299,9 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         if fail.is_none() && job.stop_after.is_some_and(|n| rounds_here >= n) {
             fail = Some(Fail::Stopped);
         }
-        let stat = Stat {
-            from: me as u32,
-            handshake: job.handshake,
-            saved: 0,
-            len: my_len as u64,
-            fail: fail.clone(),
-            save: dir.is_some() && last_save.elapsed() >= job.save_every,
-            tally: Vec::new(),
-            sent: std::mem::take(&mut rounds.sent),
-        };
+        let mut stat = rounds.stat(fail.clone());
+        stat.len = my_len as u64;
+        stat.save = dir.is_some() && last_save.elapsed() >= job.save_every;
         rounds.begin(t);
         rounds.tell_all(&stat);
         if fail.is_none() {
@@ -289,40 +349,62 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         growth = layer.len() as f64 / before as f64;
     }
 
-    // The tallies, once, to everyone.
     for (a, b) in tally.iter_mut().zip(&l.tally) {
         *a += b;
     }
-    let t = u64::from(layer.discs) + 1;
-    let last = Stat {
-        from: me as u32,
-        handshake: job.handshake,
-        saved: 0,
-        len: 0,
-        fail: None,
-        save: false,
-        tally: tally
-            .iter()
-            .flat_map(|&c| [c as u64, (c >> 64) as u64])
-            .collect(),
-        sent: [0; 2],
-    };
+    let matrices = share_tallies(&mut rounds, u64::from(layer.discs) + 1, &tally, ss)?;
+    Ok(WorkerOut {
+        matrices,
+        rows,
+        exchanged,
+        peak,
+        resumed,
+        disk: None,
+    })
+}
+
+/// This worker's part of a layer from the classes of the first move.
+fn first_part<S: Slot<N>, const N: usize>(
+    job: &Job,
+    pk: &Packer,
+    me: usize,
+    peers: usize,
+) -> Layer<S, N> {
+    let discs = job.classes[0].disc_count();
+    let mut part = Part::<S, N>::new(me, peers, 1, 0.5);
+    for (i, c) in job.classes.iter().enumerate() {
+        let mut counts = [0u64; N];
+        counts[i] = 1;
+        let key = S::K::canonical(pk, c.player(), c.opponent());
+        if partition(key.hash(), peers) == me {
+            part.insert(half(c.black_to_move()), S::pack(key, counts).expect("ones"));
+        }
+    }
+    part.into_layer(discs)
+}
+
+/// The score tallies, once, to everyone, in round `t`: their sums, per class (cells of `ss`).
+fn share_tallies<S: Slot<N>, const N: usize>(
+    rounds: &mut Rounds<'_, S, N>,
+    t: u64,
+    tally: &[u128],
+    ss: usize,
+) -> Result<Vec<Vec<u128>>, Fail> {
+    let mut last = rounds.stat(None);
+    last.tally = tally
+        .iter()
+        .flat_map(|&c| [c as u64, (c >> 64) as u64])
+        .collect();
     rounds.begin(t);
     rounds.tell_all(&last);
     let stats = rounds.finish(t)?;
-    let mut sum = vec![0u128; k * ss];
+    let mut sum = vec![0u128; tally.len()];
     for s in &stats {
         for (a, w) in sum.iter_mut().zip(s.tally.chunks_exact(2)) {
             *a += u128::from(w[0]) | u128::from(w[1]) << 64;
         }
     }
-    Ok(WorkerOut {
-        matrices: sum.chunks(ss).map(<[u128]>::to_vec).collect(),
-        rows,
-        exchanged,
-        peak,
-        resumed,
-    })
+    Ok(sum.chunks(ss).map(<[u128]>::to_vec).collect())
 }
 
 /// The traffic of the round that expanded the layer of `discs` discs, from the records of the
@@ -385,7 +467,7 @@ fn expand_part<S: Slot<N>, const N: usize>(
 }
 
 /// Sends the staged children to their owners and lets the dataflow take in what came.
-fn flush<S: Slot<N>, const N: usize>(rounds: &mut Rounds<'_, S, N>, l: &mut Local<S>) {
+pub(super) fn flush<S: Slot<N>, const N: usize>(rounds: &mut Rounds<'_, S, N>, l: &mut Local<S>) {
     let peers = rounds.peers;
     for (t, v) in l.staged.iter_mut().enumerate() {
         if v.is_empty() {

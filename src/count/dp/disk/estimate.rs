@@ -44,7 +44,7 @@ pub(super) fn human(bytes: f64) -> String {
 
 /// The growth expected from the current layer (of `entries` positions) to the next: the last
 /// growth, times its last change (growth falls layer after layer once the board fills).
-pub(super) fn predicted_growth(rows: &[(u32, u64)], entries: u64, last: f64) -> f64 {
+pub(crate) fn predicted_growth(rows: &[(u32, u64)], entries: u64, last: f64) -> f64 {
     let g = match rows {
         [.., (_, a), (_, b)] if *a > 0 && *b > 0 => {
             let (g0, g1) = (*b as f64 / *a as f64, entries as f64 / *b as f64);

@@ -12,27 +12,27 @@ use crate::count::{CountError, DiskStats};
 
 /// One segment as the manifest names it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct SegmentRec {
-    pub(super) file: String,
+pub(crate) struct SegmentRec {
+    pub(crate) file: String,
     /// The signature range of the part it holds.
-    pub(super) lo: u64,
-    pub(super) level: u32,
-    pub(super) entries: u64,
-    pub(super) bytes: u64,
+    pub(crate) lo: u64,
+    pub(crate) level: u32,
+    pub(crate) entries: u64,
+    pub(crate) bytes: u64,
     /// Positions with black to move (absent in manifests of the first version).
     #[serde(default)]
-    pub(super) black: Option<u64>,
+    pub(crate) black: Option<u64>,
 }
 
 impl SegmentRec {
-    pub(super) fn info(&self) -> SegmentInfo {
+    pub(crate) fn info(&self) -> SegmentInfo {
         SegmentInfo {
             entries: self.entries,
             bytes: self.bytes,
             black: self.black.unwrap_or(0),
         }
     }
-    pub(super) fn range(&self) -> SplitRange {
+    pub(crate) fn range(&self) -> SplitRange {
         SplitRange {
             lo: self.lo,
             level: self.level,

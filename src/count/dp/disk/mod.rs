@@ -29,9 +29,13 @@ mod estimate;
 mod manifest;
 mod parts;
 
-use estimate::{human, parity_share, predicted_growth, share, GIB};
-use manifest::{Manifest, SegmentRec, MANIFEST};
-use parts::{level_for, part};
+pub(crate) use estimate::predicted_growth;
+pub(crate) use manifest::SegmentRec;
+pub(crate) use parts::{batch_for, level_for};
+
+use estimate::{human, parity_share, share, GIB};
+use manifest::{Manifest, MANIFEST};
+use parts::part;
 
 use std::fs;
 use std::io::{self, ErrorKind};
@@ -205,7 +209,7 @@ impl From<CountError> for PartError {
 }
 
 /// The finest split tried before giving up on the memory budget.
-const MAX_LEVEL: u32 = 24;
+pub(crate) const MAX_LEVEL: u32 = 24;
 /// The finest split a layer may be planned with: each part reads the whole current layer, so
 /// a budget that needs more than 1,024 parts is refused as too small.
 const MAX_PLANNED_LEVEL: u32 = 10;

@@ -28,7 +28,7 @@ const UNTRACKED: f64 = 0.06;
 /// The split level whose parts' tables, for a next layer of about `positions`, fit the memory
 /// budget beside the buffers (tables presized and at their load when they grow, and a
 /// twentieth to spare).
-pub(super) fn level_for(positions: f64, slot: f64, plan: &DiskPlan) -> u32 {
+pub(crate) fn level_for(positions: f64, slot: f64, plan: &DiskPlan) -> u32 {
     let tables = positions * PRESIZE * slot * 8.0 / 7.0 * 1.05;
     (0..MAX_LEVEL)
         .find(|&level| {
@@ -40,7 +40,7 @@ pub(super) fn level_for(positions: f64, slot: f64, plan: &DiskPlan) -> u32 {
 
 /// Entries of the current layer decoded and expanded at a time, for a memory budget: smaller
 /// than [`BATCH`] only under budgets of a few GiB.
-fn batch_for(plan: &DiskPlan, slot: f64) -> usize {
+pub(crate) fn batch_for(plan: &DiskPlan, slot: f64) -> usize {
     ((plan.memory_budget as f64 / slot / 128.0) as usize).clamp(1 << 10, BATCH)
 }
 

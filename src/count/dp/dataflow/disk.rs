@@ -1,0 +1,528 @@
+//! The dataflow count with each worker's layers on its own disk (`--store disk`).
+//!
+//! Each worker keeps its part of the current layer as segments in a directory of its own (see
+//! [`crate::count::dp::segment`]), and builds its part of the next layer one signature range at
+//! a time, as the one-process disk store does (see [`crate::count::dp::disk`]): the range is the
+//! same for every worker, so that each builds the children of the range it owns in memory,
+//! from what every worker sends it. A range takes two rounds:
+//!
+//! - the **part round**: every worker streams its segments from disk, expands them keeping the
+//!   children in the range, and sends them to their owners; each owner builds its tables, then
+//!   sorts them and writes one segment;
+//! - the **control round**: every worker tells every other the size of the part it wrote, and
+//!   whether its tables outgrew the memory budget. If any did, every worker drops the part and
+//!   the range is built again in two halves; otherwise the part is taken.
+//!
+//! All choices (the ranges, when a layer is done, its size) come from figures every worker has,
+//! so the workers never disagree. The split level is chosen as the one-process store chooses it,
+//! for a worker's share of the next layer with a margin for an uneven share.
+//!
+//! **Resume.** After each part a worker saves its state (`state.json`: its segments, the parts
+//! of the next layer it has, its tallies, and the layer sizes) with the state before it. Workers
+//! take parts in lockstep, so at any moment their states are at most one part apart: `--resume`
+//! starts every worker from the newest step all of them saved, the ones a step ahead going back
+//! one. A file stays until no saved state names it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+
+use serde::{Deserialize, Serialize};
+
+use super::part::Part;
+use super::wire::FLUSH;
+use super::worker::{flush, Rounds};
+use super::{Fail, Job};
+use crate::count::dp::building::CHUNK;
+use crate::count::dp::disk::{
+    batch_for, level_for, predicted_growth, DiskPlan, SegmentRec, MAX_LEVEL,
+};
+use crate::count::dp::expand::{expand_chunk, Local};
+use crate::count::dp::segment::{self, SegmentReader};
+use crate::count::dp::split::{SplitRange, Splitter};
+use crate::count::dp::{Expansion, Key, Layer, Packer, Slot};
+use crate::count::{DiskStats, ExchangeRow, LayerRow};
+
+const STATE: &str = "state.json";
+
+/// The share of a worker's memory budget its tables may take: the rest is for the batch being
+/// expanded, the children staged for sending and timely's buffers.
+const TABLES_SHARE: f64 = 0.8;
+
+/// A worker's share of a layer is `1 / peers` of it in expectation; tables are planned for this
+/// much more.
+pub(super) const UNEVEN: f64 = 1.15;
+
+/// The directory of this run's worker directories under `tmp`.
+pub(crate) fn run_dir(tmp: &Path, shape: &str, run_id: u64) -> PathBuf {
+    tmp.join(format!("reversi-dataflow-{shape}-{run_id:016x}"))
+}
+
+fn worker_dir(base: &Path, me: usize, peers: usize) -> PathBuf {
+    base.join(format!("w{me:04}-of-{peers:04}"))
+}
+
+/// A worker's state after some parts.
+#[derive(Clone, Serialize, Deserialize)]
+struct State {
+    run_id: u64,
+    /// Parts taken since the start of the run.
+    step: u64,
+    /// Discs of the current layer.
+    discs: u32,
+    /// Positions of the current layer, over every worker.
+    layer_total: u64,
+    /// This worker's segments of the current layer.
+    layer: Vec<SegmentRec>,
+    /// This worker's finished parts of the next layer, in signature order.
+    next: Vec<SegmentRec>,
+    /// Positions of the finished parts of the next layer, over every worker.
+    next_total: u64,
+    /// The split level of the next layer's parts, and the finest one a part has needed.
+    level: u32,
+    floor: u32,
+    /// This worker's score tallies (decimal), including its finished parts.
+    tally: Vec<String>,
+    /// Layers expanded: `(discs, positions)` over every worker.
+    rows: Vec<(u32, u64)>,
+    /// Bytes sent per layer expanded: `(discs, within processes, between processes)`.
+    exchanged: Vec<(u32, u64, u64)>,
+    /// The last layer's growth.
+    growth: f64,
+    /// This worker's disk traffic.
+    written: u64,
+    read: u64,
+    peak_disk: u64,
+}
+
+impl State {
+    fn disk_in_use(&self) -> u64 {
+        self.layer.iter().chain(&self.next).map(|s| s.bytes).sum()
+    }
+    fn covered(&self) -> f64 {
+        self.next.iter().map(|s| s.range().fraction()).sum()
+    }
+    fn names(&self) -> impl Iterator<Item = &str> {
+        self.layer.iter().chain(&self.next).map(|s| &s.file[..])
+    }
+}
+
+/// What `state.json` holds: the newest state and the one before it.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    now: State,
+    before: Option<State>,
+}
+
+fn read_saved(dir: &Path, run_id: u64) -> Option<Saved> {
+    let text = fs::read_to_string(dir.join(STATE)).ok()?;
+    let s: Saved = serde_json::from_str(&text).ok()?;
+    (s.now.run_id == run_id).then_some(s)
+}
+
+/// The handshake's word for this worker: the step of its newest saved state plus one (0: none).
+pub(crate) fn saved_step(base: &Path, run_id: u64, me: usize, peers: usize) -> u64 {
+    read_saved(&worker_dir(base, me, peers), run_id).map_or(0, |s| s.now.step + 1)
+}
+
+/// Whether some worker of this process has a saved state of the run.
+pub(crate) fn has_saved(
+    base: &Path,
+    run_id: u64,
+    workers: std::ops::Range<usize>,
+    peers: usize,
+) -> bool {
+    workers
+        .into_iter()
+        .any(|me| saved_step(base, run_id, me, peers) > 0)
+}
+
+/// What the worker's disk rounds return.
+pub(super) struct DiskOut {
+    pub(super) tally: Vec<u128>,
+    pub(super) rows: Vec<LayerRow>,
+    pub(super) exchanged: Vec<ExchangeRow>,
+    pub(super) peak: usize,
+    pub(super) resumed: u64,
+    pub(super) stats: DiskStats,
+    /// The worker's directory, to delete once the result is out.
+    pub(super) dir: PathBuf,
+    /// The first round not used.
+    pub(super) next_round: u64,
+}
+
+/// One worker on its disk, from round `t` on: from `first` (its part of the first layer) or,
+/// resuming, from the step `common - 1` every worker saved.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run<S: Slot<N>, const N: usize>(
+    rounds: &mut Rounds<'_, S, N>,
+    job: &Job,
+    pk: &Packer,
+    base: &Path,
+    first: Option<Layer<S, N>>,
+    common: u64,
+    mut t: u64,
+    cells: usize,
+) -> Result<DiskOut, Fail> {
+    let me = rounds.me();
+    let peers = rounds.peers();
+    let dir = worker_dir(base, me, peers);
+    let other = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", dir.display()));
+    let slot = std::mem::size_of::<S>();
+    // The part's tables may take `cap` bytes, its staged entries (in vectors up to twice
+    // their length) a quarter of it; the split level is planned for the rest.
+    let cap = (job.worker_budget as f64 * TABLES_SHARE) as usize;
+    let stage = (cap / 8 / std::mem::size_of::<S>()).clamp(1 << 12, super::wire::STAGE);
+    let plan = DiskPlan {
+        dir: dir.clone(),
+        disk_budget: job.disk_budget,
+        memory_budget: (cap - cap / 4) as u64,
+        whole_process: false,
+    };
+    let mut state = match first {
+        Some(mut layer) => {
+            fs::create_dir_all(&dir).map_err(|e| other(&e))?;
+            let file = format!("d{:02}-first.seg", layer.discs);
+            let info = segment::write(&dir.join(&file), &mut layer, job.disk_budget)
+                .map_err(|e| other(&e))?;
+            let all = rounds.all_lens(t, info.entries)?;
+            t += 1;
+            State {
+                run_id: job.run_id,
+                step: 0,
+                discs: layer.discs,
+                layer_total: all,
+                layer: vec![SegmentRec {
+                    file,
+                    lo: 0,
+                    level: 0,
+                    entries: info.entries,
+                    bytes: info.bytes,
+                    black: Some(info.black),
+                }],
+                next: Vec::new(),
+                next_total: 0,
+                level: 0,
+                floor: 0,
+                tally: vec!["0".into(); cells],
+                rows: Vec::new(),
+                exchanged: Vec::new(),
+                growth: 4.0,
+                written: info.bytes,
+                read: 0,
+                peak_disk: info.bytes,
+            }
+        }
+        None => {
+            let saved = read_saved(&dir, job.run_id)
+                .ok_or_else(|| Fail::Other(format!("{}: no saved state", dir.display())))?;
+            let state = if saved.now.step + 1 == common {
+                saved.now
+            } else {
+                match saved.before {
+                    Some(b) if b.step + 1 == common => b,
+                    _ => {
+                        return Err(Fail::Other(format!(
+                            "{}: its saved state is not the one the other workers saved \
+                             (delete every worker's directory and start again)",
+                            dir.display()
+                        )))
+                    }
+                }
+            };
+            save(&dir, &state, None)?;
+            state
+        }
+    };
+    let resumed = state.rows.len() as u64;
+    let splitter = Splitter::new(pk.shape);
+    let mut l = Local::<S> {
+        staged: (0..2 * peers).map(|_| Vec::new()).collect(),
+        tally: vec![0u128; cells],
+        ok: true,
+    };
+    let mut peak = 0usize;
+    let mut steps_here = 0u64;
+    let mut sent = [0u64; 2];
+    while state.layer_total > 0 {
+        // The split level: from the finished parts once there are some, else from the growth.
+        let covered = state.covered();
+        let estimate = if covered > 0.0 {
+            state.next_total as f64 / covered
+        } else {
+            state.layer_total as f64
+                * predicted_growth(&state.rows, state.layer_total, state.growth)
+                * 1.2
+        };
+        let want =
+            level_for(estimate / peers as f64 * job.uneven, slot as f64, &plan).max(state.floor);
+        let lo = state.next.last().map_or(Some(0), |s| s.range().end());
+        let lo = lo.expect("a layer with every part built is taken at once");
+        if want > state.level || state.next.is_empty() {
+            state.level = want;
+        }
+        while state.level > want && u128::from(lo) % (1u128 << (65 - state.level)) == 0 {
+            state.level -= 1;
+        }
+        let range = SplitRange {
+            lo,
+            level: state.level,
+        };
+        let stop = job.stop_after.is_some_and(|n| steps_here >= n);
+        // The part round.
+        let mine: u64 = state.layer.iter().map(|s| s.entries).sum();
+        let black: u64 = state.layer.iter().filter_map(|s| s.black).sum();
+        rounds.prepare(
+            (estimate / peers as f64 * UNEVEN * range.fraction()) as usize,
+            1.0 - black as f64 / mine.max(1) as f64,
+            cap,
+            stage,
+        );
+        rounds.begin(t);
+        let stat = rounds.stat(if stop { Some(Fail::Stopped) } else { None });
+        rounds.tell_all(&stat);
+        // The progress bar counts the layer's positions once over all its parts.
+        let bar = Bar {
+            local: me % job.meter.discs.len(),
+            before: covered * mine as f64,
+            share: range.fraction(),
+        };
+        job.meter.discs[bar.local].store(state.discs, Relaxed);
+        job.meter.len[bar.local].store(mine, Relaxed);
+        let mut fail = None;
+        if !stop {
+            let x = Expansion::new(pk, peers, Some((&splitter, range)));
+            let batch = batch_for(&plan, slot as f64);
+            match expand_from_disk(
+                rounds, &state, &dir, &x, &mut l, batch, job, &bar, &mut peak,
+            ) {
+                Ok(read) => state.read += read,
+                Err(f) => fail = Some(f),
+            }
+        }
+        let stats = rounds.finish(t)?;
+        if let Some(f) = stats.iter().find_map(|s| s.fail.clone()) {
+            return Err(f);
+        }
+        let (part, over) = rounds.take_part(t);
+        t += 1;
+        // This worker's part: sorted and written, unless its tables outgrew the budget.
+        let mut rec = None;
+        if fail.is_none() && !over {
+            let part = part.unwrap_or_else(|| Part::new(me, peers, 0, 0.5));
+            peak = peak.max(part.bytes());
+            if !part.ok || !l.ok {
+                fail = Some(Fail::Overflow);
+            } else {
+                let mut layer = part.into_layer(state.discs + 1);
+                let file = format!("d{:02}-{:016x}-{}.seg", state.discs + 1, lo, range.level);
+                let room = job.disk_budget.saturating_sub(state.disk_in_use());
+                match segment::write(&dir.join(&file), &mut layer, room) {
+                    Ok(info) => {
+                        rec = Some(SegmentRec {
+                            file,
+                            lo,
+                            level: range.level,
+                            entries: info.entries,
+                            bytes: info.bytes,
+                            black: Some(info.black),
+                        })
+                    }
+                    Err(e) => fail = Some(disk_full(&dir, &e)),
+                }
+            }
+        }
+        // The control round.
+        rounds.begin(t);
+        let mut stat = rounds.stat(fail);
+        stat.len = rec.as_ref().map_or(0, |r| r.entries);
+        stat.over = over;
+        rounds.tell_all(&stat);
+        let stats = rounds.finish(t)?;
+        t += 1;
+        for s in &stats {
+            sent[0] += s.sent[0];
+            sent[1] += s.sent[1];
+        }
+        if let Some(f) = stats.iter().find_map(|s| s.fail.clone()) {
+            return Err(f);
+        }
+        if stats.iter().any(|s| s.over) {
+            if me.is_multiple_of(job.meter.discs.len()) {
+                job.meter.retries.fetch_add(1, Relaxed);
+            }
+            // Every worker drops the part; the range is built again, finer.
+            if let Some(r) = rec {
+                let _ = fs::remove_file(dir.join(&r.file));
+            }
+            l.tally.fill(0);
+            if state.level >= MAX_LEVEL {
+                return Err(Fail::Memory(
+                    (job.worker_budget >> 20) + 1,
+                    job.worker_budget >> 20,
+                ));
+            }
+            state.level += 1;
+            state.floor = state.level;
+            continue;
+        }
+        // Every worker takes the part.
+        let before = state.clone();
+        let rec = rec.expect("a part without failure is written");
+        state.written += rec.bytes;
+        state.next.push(rec);
+        state.next_total += stats.iter().map(|s| s.len).sum::<u64>();
+        let mut tally = parse(&state.tally).map_err(|e| other(&e))?;
+        for (a, b) in tally.iter_mut().zip(&l.tally) {
+            *a += b;
+        }
+        l.tally.fill(0);
+        state.tally = tally.iter().map(u128::to_string).collect();
+        state.peak_disk = state.peak_disk.max(state.disk_in_use());
+        state.step += 1;
+        steps_here += 1;
+        if state.next.last().and_then(|s| s.range().end()).is_none() {
+            // The next layer is complete: it becomes the current one.
+            state.rows.push((state.discs, state.layer_total));
+            state.exchanged.push((state.discs, sent[0], sent[1]));
+            sent = [0; 2];
+            state.growth = state.next_total as f64 / state.layer_total as f64;
+            state.layer = std::mem::take(&mut state.next);
+            state.layer_total = std::mem::take(&mut state.next_total);
+            state.discs += 1;
+            state.level = 0;
+            state.floor = 0;
+            job.meter.layers_done.fetch_add(1, Relaxed);
+        }
+        save(&dir, &state, Some(&before))?;
+    }
+    Ok(DiskOut {
+        tally: parse(&state.tally).map_err(|e| other(&e))?,
+        rows: state
+            .rows
+            .iter()
+            .map(|&(discs, positions)| LayerRow { discs, positions })
+            .collect(),
+        exchanged: state
+            .exchanged
+            .iter()
+            .map(|&(discs, a, b)| ExchangeRow {
+                discs,
+                within_processes: a,
+                between_processes: b,
+            })
+            .collect(),
+        peak,
+        resumed,
+        stats: DiskStats {
+            bytes_written: state.written,
+            bytes_read: state.read,
+            peak_disk: state.peak_disk,
+            peak_memory: peak as u64,
+            seconds: 0.0,
+        },
+        dir,
+        next_round: t,
+    })
+}
+
+fn parse(cells: &[String]) -> Result<Vec<u128>, std::num::ParseIntError> {
+    cells.iter().map(|c| c.parse()).collect()
+}
+
+/// A write that found the disk full or the budget spent.
+fn disk_full(dir: &Path, e: &std::io::Error) -> Fail {
+    if e.kind() == std::io::ErrorKind::StorageFull {
+        Fail::Other(format!(
+            "{}: {e}; raise --disk or free space, then start every process again with --resume",
+            dir.display()
+        ))
+    } else {
+        Fail::Other(format!("{}: {e}", dir.display()))
+    }
+}
+
+/// Saves `state` (with the state before it) and deletes the files neither names.
+fn save(dir: &Path, state: &State, before: Option<&State>) -> Result<(), Fail> {
+    let saved = Saved {
+        now: state.clone(),
+        before: before.cloned(),
+    };
+    let other = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", dir.display()));
+    let text = serde_json::to_string(&saved).map_err(|e| other(&e))?;
+    crate::atomic::write_atomic(&dir.join(STATE), &text).map_err(|e| other(&e))?;
+    let keep: Vec<&str> = state
+        .names()
+        .chain(before.into_iter().flat_map(State::names))
+        .collect();
+    for entry in fs::read_dir(dir).map_err(|e| other(&e))? {
+        let entry = entry.map_err(|e| other(&e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name != STATE && !keep.contains(&&name[..]) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+    Ok(())
+}
+
+/// Where a part's progress goes on the bar: the worker, the positions counted done before
+/// the part, and the part's share of the next layer.
+struct Bar {
+    local: usize,
+    before: f64,
+    share: f64,
+}
+
+/// Streams this worker's segments of the current layer, expands them through `x` and sends the
+/// children to their owners. Returns the bytes read.
+#[allow(clippy::too_many_arguments)]
+fn expand_from_disk<S: Slot<N>, const N: usize>(
+    rounds: &mut Rounds<'_, S, N>,
+    state: &State,
+    dir: &Path,
+    x: &Expansion,
+    l: &mut Local<S>,
+    batch: usize,
+    job: &Job,
+    bar: &Bar,
+    peak: &mut usize,
+) -> Result<u64, Fail> {
+    let show = |done: u64| {
+        let at = bar.before + bar.share * done as f64;
+        job.meter.done[bar.local].store(at as u64, Relaxed);
+    };
+    let mut read = 0;
+    let mut done = 0u64;
+    for rec in &state.layer {
+        let path = dir.join(&rec.file);
+        let bad = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", path.display()));
+        let mut r = SegmentReader::open(&path, N, <S::K as Key>::BYTES, state.discs, rec.info())
+            .map_err(|e| bad(&e))?;
+        loop {
+            let blocks = r.blocks(batch).map_err(|e| bad(&e))?;
+            if blocks.is_empty() {
+                break;
+            }
+            for b in &blocks {
+                let v = b.decode::<S, N>().map_err(|e| match e {
+                    segment::DecodeError::Overflow => Fail::Overflow,
+                    segment::DecodeError::Damaged(what) => bad(&what),
+                })?;
+                for chunk in v.chunks(CHUNK) {
+                    l.ok &= expand_chunk(chunk, b.black_to_move(), x, l);
+                    done += chunk.len() as u64;
+                    if l.staged.iter().map(Vec::len).sum::<usize>() >= FLUSH {
+                        flush(rounds, l);
+                        show(done);
+                    }
+                }
+                *peak = (*peak).max(rounds.part_bytes() + v.len() * std::mem::size_of::<S>());
+            }
+        }
+        read += r.read;
+    }
+    flush(rounds, l);
+    show(done);
+    Ok(read)
+}

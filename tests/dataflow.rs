@@ -182,6 +182,28 @@ fn the_disk_store_does_not_change_the_files() {
         "no part was built again: {err}"
     );
     same_files(&plain, &out);
+    // --store auto moves to the disk store when a layer would not fit --memory.
+    let out = d.join("auto");
+    let auto = [
+        args,
+        &["--memory", "10", "--tmp-dir", tmp.to_str().unwrap()],
+    ]
+    .concat();
+    let r = reversi(
+        &[
+            &["count"],
+            &auto[..],
+            &["--workers", "2", "--out", out.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    assert!(
+        err.contains("are kept on disk"),
+        "no move to the disk store: {err}"
+    );
+    same_files(&plain, &out);
     let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
     assert!(
         left.is_empty(),

@@ -58,7 +58,7 @@ pub(crate) fn run_dir(tmp: &Path, shape: &str, run_id: u64) -> PathBuf {
     tmp.join(format!("reversi-dataflow-{shape}-{run_id:016x}"))
 }
 
-fn worker_dir(base: &Path, me: usize, peers: usize) -> PathBuf {
+pub(super) fn worker_dir(base: &Path, me: usize, peers: usize) -> PathBuf {
     base.join(format!("w{me:04}-of-{peers:04}"))
 }
 
@@ -137,6 +137,21 @@ pub(crate) fn has_saved(
         .any(|me| saved_step(base, run_id, me, peers) > 0)
 }
 
+/// Where a worker starts on the disk store: its part of a layer, with what was counted before
+/// it (all empty from the first layer).
+pub(super) struct Start<S: Copy, const N: usize> {
+    pub(super) layer: Layer<S, N>,
+    /// This worker's score tallies so far.
+    pub(super) tally: Vec<u128>,
+    /// Layers expanded, `(discs, positions)`, and the bytes sent per layer, as in [`State`].
+    pub(super) rows: Vec<(u32, u64)>,
+    pub(super) exchanged: Vec<(u32, u64, u64)>,
+    /// The layer whose bytes sent are not yet counted (they come with the first round here).
+    pub(super) pending: Option<u32>,
+    /// Layers taken from a checkpoint before.
+    pub(super) resumed: u64,
+}
+
 /// What the worker's disk rounds return.
 pub(super) struct DiskOut {
     pub(super) tally: Vec<u128>,
@@ -151,18 +166,16 @@ pub(super) struct DiskOut {
     pub(super) next_round: u64,
 }
 
-/// One worker on its disk, from round `t` on: from `first` (its part of the first layer) or,
-/// resuming, from the step `common - 1` every worker saved.
-#[allow(clippy::too_many_arguments)]
+/// One worker on its disk, from round `t` on: from `start` or, resuming, from the step
+/// `common - 1` every worker saved.
 pub(super) fn run<S: Slot<N>, const N: usize>(
     rounds: &mut Rounds<'_, S, N>,
     job: &Job,
     pk: &Packer,
     base: &Path,
-    first: Option<Layer<S, N>>,
+    start: Option<Start<S, N>>,
     common: u64,
     mut t: u64,
-    cells: usize,
 ) -> Result<DiskOut, Fail> {
     let me = rounds.me();
     let peers = rounds.peers();
@@ -179,19 +192,36 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
         memory_budget: (cap - cap / 4) as u64,
         whole_process: false,
     };
-    let mut state = match first {
-        Some(mut layer) => {
+    let resumed;
+    let mut state = match start {
+        Some(Start {
+            mut layer,
+            tally,
+            rows,
+            mut exchanged,
+            pending,
+            resumed: before,
+        }) => {
+            resumed = before;
             fs::create_dir_all(&dir).map_err(|e| other(&e))?;
             let file = format!("d{:02}-first.seg", layer.discs);
             let info = segment::write(&dir.join(&file), &mut layer, job.disk_budget)
                 .map_err(|e| other(&e))?;
-            let all = rounds.all_lens(t, info.entries)?;
+            let stats = rounds.all_lens(t, info.entries)?;
             t += 1;
-            State {
+            if let Some(discs) = pending {
+                let sum = |i: usize| stats.iter().map(|s| s.sent[i]).sum();
+                exchanged.push((discs, sum(0), sum(1)));
+            }
+            let growth = match rows[..] {
+                [.., (_, a), (_, b)] if a > 0 => b as f64 / a as f64,
+                _ => 4.0,
+            };
+            let state = State {
                 run_id: job.run_id,
                 step: 0,
                 discs: layer.discs,
-                layer_total: all,
+                layer_total: stats.iter().map(|s| s.len).sum(),
                 layer: vec![SegmentRec {
                     file,
                     lo: 0,
@@ -204,14 +234,16 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
                 next_total: 0,
                 level: 0,
                 floor: 0,
-                tally: vec!["0".into(); cells],
-                rows: Vec::new(),
-                exchanged: Vec::new(),
-                growth: 4.0,
+                tally: tally.iter().map(u128::to_string).collect(),
+                rows,
+                exchanged,
+                growth,
                 written: info.bytes,
                 read: 0,
                 peak_disk: info.bytes,
-            }
+            };
+            save(&dir, &state, None)?;
+            state
         }
         None => {
             let saved = read_saved(&dir, job.run_id)
@@ -230,15 +262,15 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
                     }
                 }
             };
+            resumed = state.rows.len() as u64;
             save(&dir, &state, None)?;
             state
         }
     };
-    let resumed = state.rows.len() as u64;
     let splitter = Splitter::new(pk.shape);
     let mut l = Local::<S> {
         staged: (0..2 * peers).map(|_| Vec::new()).collect(),
-        tally: vec![0u128; cells],
+        tally: vec![0u128; state.tally.len()],
         ok: true,
     };
     let mut peak = 0usize;

@@ -52,8 +52,11 @@ pub(crate) struct Job {
     /// Memory budget of one worker, in bytes.
     worker_budget: u64,
     checkpoint: Option<PathBuf>,
-    /// `--store disk`: the directory of the run's worker directories.
+    /// The directory of the run's worker directories on the disk store (`None` with `--store
+    /// memory`), used from the start (`disk_from_start`, `--store disk`) or from the first layer
+    /// whose expansion would not fit a worker's memory budget (`--store auto`).
     disk: Option<PathBuf>,
+    disk_from_start: bool,
     /// Bytes of layer files one worker may keep on disk.
     disk_budget: u64,
     /// The disk store plans a worker's tables for this many times its even share of a layer
@@ -76,6 +79,8 @@ struct Meter {
     layers_done: AtomicU64,
     /// Disk store: parts built again because they outgrew their budget (by one worker).
     retries: AtomicU64,
+    /// `--store auto`: the discs of the first layer kept on disk (0: none yet).
+    to_disk: AtomicU32,
 }
 
 /// What a worker returns: the whole result (every worker has all of it).
@@ -169,31 +174,30 @@ fn run_typed<S: Slot<N>, const N: usize>(
         .checkpoint
         .as_ref()
         .map(|p| p.with_file_name("count-dataflow.checkpoint"));
-    let disk_dir = on_disk.then(|| disk::run_dir(&opts.tmp_dir, &root.shape().name(), run_id));
-    if let Some(d) = &disk_dir {
-        let mine = disk::has_saved(d, run_id, local_workers(df), peers);
-        if opts.resume && !mine {
-            return Err(CountError::Dataflow(format!(
-                "--resume: process {} has no saved part of this run in {}",
-                df.process,
-                d.display()
-            )));
-        }
-        if !opts.resume && mine {
-            return Err(CountError::StoppedRun(d.clone()));
-        }
-    } else if let Some(d) = &dir {
-        let mine = checkpoint::saved_layers(d, run_id, df, peers);
-        if opts.resume && mine == 0 {
-            return Err(CountError::Dataflow(format!(
-                "--resume: process {} has no saved layer of this run in {}",
-                df.process,
-                d.display()
-            )));
-        }
-        if !opts.resume && mine != 0 {
-            return Err(CountError::StoppedRun(d.clone()));
-        }
+    // The disk store's directory: used from the start with --store disk, from the layer that
+    // would not fit --memory with --store auto.
+    let disk_dir = (opts.store != crate::count::Store::Memory)
+        .then(|| disk::run_dir(&opts.tmp_dir, &root.shape().name(), run_id));
+    let on_disk_saved = disk_dir
+        .as_ref()
+        .is_some_and(|d| disk::has_saved(d, run_id, local_workers(df), peers));
+    let in_memory_saved = dir
+        .as_ref()
+        .is_some_and(|d| checkpoint::saved_layers(d, run_id, df, peers) != 0);
+    let saved_dir = if on_disk_saved {
+        disk_dir.clone()
+    } else {
+        dir.clone()
+    };
+    if opts.resume && !on_disk_saved && !in_memory_saved {
+        return Err(CountError::Dataflow(format!(
+            "--resume: process {} has no saved layer or part of this run in {}",
+            df.process,
+            saved_dir.map_or_else(|| "-".into(), |d| d.display().to_string())
+        )));
+    }
+    if !opts.resume && (on_disk_saved || in_memory_saved) {
+        return Err(CountError::StoppedRun(saved_dir.unwrap_or_default()));
     }
     let w = df.workers;
     let job = Arc::new(Job {
@@ -205,6 +209,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
         worker_budget: opts.memory_mb.saturating_mul(1 << 20) / w as u64,
         checkpoint: dir.clone(),
         disk: disk_dir.clone(),
+        disk_from_start: on_disk,
         disk_budget: opts.disk_bytes.unwrap_or_else(|| {
             crate::count::dp::disk::free_bytes(&opts.tmp_dir)
                 .unwrap_or(0)
@@ -223,6 +228,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
             done: (0..w).map(|_| AtomicU64::new(0)).collect(),
             layers_done: AtomicU64::new(0),
             retries: AtomicU64::new(0),
+            to_disk: AtomicU32::new(0),
         },
     });
     let config = timely::Config {
@@ -253,6 +259,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
     let mut shown: Option<u32> = None;
     let mut done_shown = 0u64;
     let mut retries_shown = 0u64;
+    let mut to_disk_shown = false;
     let results = loop {
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(r) => break r,
@@ -277,6 +284,17 @@ fn run_typed<S: Slot<N>, const N: usize>(
                     None => "nothing saved".into(),
                 },
             });
+        }
+        let to_disk = job.meter.to_disk.load(Ordering::Relaxed);
+        if to_disk > 0 && !to_disk_shown {
+            progress.note(&format!(
+                "dp: the layers from {to_disk} discs on would not fit --memory: they are kept \
+                 on disk, in {}",
+                disk_dir
+                    .as_ref()
+                    .map_or_else(String::new, |d| d.display().to_string())
+            ));
+            to_disk_shown = true;
         }
         let retries = job.meter.retries.load(Ordering::Relaxed);
         if retries > retries_shown {

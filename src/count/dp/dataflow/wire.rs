@@ -46,6 +46,9 @@ pub(super) struct Stat {
     /// Disk store: the worker's tables outgrew its budget in the round before.
     #[serde(default)]
     pub(super) over: bool,
+    /// Handshake: the step of the disk store's state this worker saved, plus one (0: none).
+    #[serde(default)]
+    pub(super) disk_saved: u64,
 }
 
 /// 64-bit words of a key.

@@ -17,6 +17,7 @@ use super::part::{Inbox, Part};
 use super::wire::{words_of, Body, Msg, Stat, FLUSH};
 use super::{checkpoint, Fail, Job, WorkerOut};
 use crate::count::dp::building::CHUNK;
+use crate::count::dp::disk::predicted_growth;
 use crate::count::dp::expand::{expand_chunk, Local};
 use crate::count::dp::layer::{half, partition};
 use crate::count::dp::{Expansion, Key, Layer, Packer, Slot};
@@ -59,6 +60,7 @@ impl<S: Slot<N>, const N: usize> Rounds<'_, S, N> {
             tally: Vec::new(),
             sent: std::mem::take(&mut self.sent),
             over: false,
+            disk_saved: 0,
         }
     }
 
@@ -83,13 +85,13 @@ impl<S: Slot<N>, const N: usize> Rounds<'_, S, N> {
         self.inbox.borrow().next.values().map(Part::bytes).sum()
     }
 
-    /// Round `t`, in which every worker tells its `len`: the sum.
-    pub(super) fn all_lens(&mut self, t: u64, len: u64) -> Result<u64, Fail> {
+    /// Round `t`, in which every worker tells its `len`: every worker's record.
+    pub(super) fn all_lens(&mut self, t: u64, len: u64) -> Result<Vec<Stat>, Fail> {
         self.begin(t);
         let mut stat = self.stat(None);
         stat.len = len;
         self.tell_all(&stat);
-        Ok(self.finish(t)?.iter().map(|s| s.len).sum())
+        self.finish(t)
     }
 
     /// Starts round `t`: what is sent from now on belongs to it.
@@ -195,16 +197,15 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         handshake: job.handshake,
     };
 
-    // Handshake: the same run everywhere, and what every worker saved (memory: the layers,
-    // as a mask of disc counts; disk: the step of its newest state, plus one).
+    // Handshake: the same run everywhere, and what every worker saved: in memory, the layers
+    // (a mask of disc counts); on the disk store, the step of its newest state, plus one.
     let dir = job.checkpoint.as_deref();
-    let saved = match (&job.disk, dir) {
-        (Some(base), _) => super::disk::saved_step(base, job.run_id, me, peers),
-        (None, Some(d)) => checkpoint::saved_mask(d, job.run_id, me, peers),
-        (None, None) => 0,
-    };
     let mut hello = rounds.stat(None);
-    hello.saved = saved;
+    hello.saved = dir.map_or(0, |d| checkpoint::saved_mask(d, job.run_id, me, peers));
+    hello.disk_saved = job
+        .disk
+        .as_ref()
+        .map_or(0, |b| super::disk::saved_step(b, job.run_id, me, peers));
     rounds.begin(0);
     rounds.tell_all(&hello);
     let stats = rounds.finish(0)?;
@@ -226,22 +227,26 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
     };
     let cells = k * ss;
     if let Some(base) = &job.disk {
-        let common = stats.iter().map(|s| s.saved).min().unwrap_or(0);
-        if job.resume && common == 0 {
-            return Err(nothing_saved());
+        let common = stats.iter().map(|s| s.disk_saved).min().unwrap_or(0);
+        if job.disk_from_start || (job.resume && common > 0) {
+            if job.resume && common == 0 {
+                return Err(nothing_saved());
+            }
+            let start = (!job.resume).then(|| super::disk::Start {
+                layer: first_part::<S, N>(job, &pk, me, peers),
+                tally: vec![0; cells],
+                rows: Vec::new(),
+                exchanged: Vec::new(),
+                pending: None,
+                resumed: 0,
+            });
+            return on_disk(&mut rounds, job, &pk, base, start, common, 1, ss);
         }
-        let first = (!job.resume).then(|| first_part::<S, N>(job, &pk, me, peers));
-        let out = super::disk::run(&mut rounds, job, &pk, base, first, common, 1, cells)?;
-        let matrices = share_tallies(&mut rounds, out.next_round, &out.tally, ss)?;
-        let _ = std::fs::remove_dir_all(&out.dir);
-        return Ok(WorkerOut {
-            matrices,
-            rows: out.rows,
-            exchanged: out.exchanged,
-            peak: out.peak,
-            resumed: out.resumed,
-            disk: Some(out.stats),
-        });
+        if job.resume {
+            // A switch to the disk store that not every worker finished: the memory
+            // checkpoints hold the run.
+            let _ = std::fs::remove_dir_all(super::disk::worker_dir(base, me, peers));
+        }
     }
     let common = stats.iter().fold(u64::MAX, |m, s| m & s.saved);
 
@@ -347,6 +352,27 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         let before = my_len.max(1);
         layer = next.into_layer(discs + 1);
         growth = layer.len() as f64 / before as f64;
+        if let Some(base) = &job.disk {
+            if fail.is_none() && needs_disk::<S>(&rows, peers, job.worker_budget) {
+                // --store auto: the layers from here on are kept on disk.
+                job.meter.to_disk.store(discs + 1, Ordering::Relaxed);
+                for (a, b) in tally.iter_mut().zip(&l.tally) {
+                    *a += b;
+                }
+                let start = super::disk::Start {
+                    layer,
+                    tally,
+                    rows: rows.iter().map(|r| (r.discs, r.positions)).collect(),
+                    exchanged: exchanged
+                        .iter()
+                        .map(|e| (e.discs, e.within_processes, e.between_processes))
+                        .collect(),
+                    pending: Some(discs),
+                    resumed,
+                };
+                return on_disk(&mut rounds, job, &pk, base, Some(start), 0, t + 1, ss);
+            }
+        }
     }
 
     for (a, b) in tally.iter_mut().zip(&l.tally) {
@@ -361,6 +387,50 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
         resumed,
         disk: None,
     })
+}
+
+/// The rest of the run on the disk store, from `start` or from the saved step `common - 1`,
+/// from round `t` on; then the tallies are shared and the worker's directory removed.
+#[allow(clippy::too_many_arguments)]
+fn on_disk<S: Slot<N>, const N: usize>(
+    rounds: &mut Rounds<'_, S, N>,
+    job: &Job,
+    pk: &Packer,
+    base: &std::path::Path,
+    start: Option<super::disk::Start<S, N>>,
+    common: u64,
+    t: u64,
+    ss: usize,
+) -> Result<WorkerOut, Fail> {
+    let out = super::disk::run(rounds, job, pk, base, start, common, t)?;
+    let matrices = share_tallies(rounds, out.next_round, &out.tally, ss)?;
+    let _ = std::fs::remove_dir_all(&out.dir);
+    Ok(WorkerOut {
+        matrices,
+        rows: out.rows,
+        exchanged: out.exchanged,
+        peak: out.peak,
+        resumed: out.resumed,
+        disk: Some(out.stats),
+    })
+}
+
+/// Whether the layer after the last of `rows` and the one after it, at the growth seen so far,
+/// would take a worker more than its memory budget `budget` (in bytes) with entries `S`: then
+/// `--store auto` keeps them on disk. Every worker decides alike, from the layer sizes.
+fn needs_disk<S>(rows: &[LayerRow], peers: usize, budget: u64) -> bool {
+    let r: Vec<(u32, u64)> = rows.iter().map(|r| (r.discs, r.positions)).collect();
+    let Some((&(_, last), before)) = r.split_last() else {
+        return false;
+    };
+    let g1 = predicted_growth(before, last, 4.0);
+    let n1 = last as f64 * g1;
+    let g2 = predicted_growth(&r, n1 as u64, g1);
+    let n2 = n1 * g2;
+    let bytes =
+        (n1 + n2) / peers as f64 * super::disk::UNEVEN * std::mem::size_of::<S>() as f64 * 8.0
+            / 7.0;
+    bytes > 0.7 * budget as f64
 }
 
 /// This worker's part of a layer from the classes of the first move.

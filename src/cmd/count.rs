@@ -42,7 +42,7 @@ pub struct CountArgs {
     pub json: bool,
     /// Where dp keeps its layers: in memory while the next one is sure to fit --memory, then
     /// on disk (auto; with --memory of at least 64 MiB); always in memory (memory); always on
-    /// disk (disk).
+    /// disk (disk). As a dataflow, each worker keeps its part on its own disk.
     #[arg(long, value_enum, default_value_t = Store::Auto)]
     pub store: Store,
     /// Directory for the disk store's layer files (a directory of its own is made inside;

@@ -93,6 +93,8 @@ struct State {
     written: u64,
     read: u64,
     peak_disk: u64,
+    /// Seconds on the disk store, over every start of the run.
+    seconds: f64,
 }
 
 impl State {
@@ -241,6 +243,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
                 written: info.bytes,
                 read: 0,
                 peak_disk: info.bytes,
+                seconds: 0.0,
             };
             save(&dir, &state, None)?;
             state
@@ -267,6 +270,8 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
             state
         }
     };
+    let t0 = std::time::Instant::now();
+    let seconds_before = state.seconds;
     let splitter = Splitter::new(pk.shape);
     let mut l = Local::<S> {
         staged: (0..2 * peers).map(|_| Vec::new()).collect(),
@@ -426,6 +431,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
             state.floor = 0;
             job.meter.layers_done.fetch_add(1, Relaxed);
         }
+        state.seconds = seconds_before + t0.elapsed().as_secs_f64();
         save(&dir, &state, Some(&before))?;
     }
     Ok(DiskOut {
@@ -451,7 +457,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
             bytes_read: state.read,
             peak_disk: state.peak_disk,
             peak_memory: peak as u64,
-            seconds: 0.0,
+            seconds: state.seconds,
         },
         dir,
         next_round: t,

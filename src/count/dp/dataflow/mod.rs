@@ -18,6 +18,12 @@
 //! checkpoint directory, every worker saves its part of a layer when any worker asked for it at
 //! the end of the last round (see `checkpoint.rs`); `--resume` on every process continues from the
 //! last layer every worker saved.
+//!
+//! **Layers on disk.** With `--store disk`, or with `--store auto` from the first layer whose
+//! expansion would not fit a worker's share of the memory budget (a choice every worker makes
+//! alike from the layer sizes), each worker keeps its part of the layers as segments on its own
+//! disk and builds the next layer one signature range at a time, in two rounds per range (see
+//! `disk.rs`).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -348,6 +354,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
                     s.bytes_read += d.bytes_read;
                     s.peak_disk += d.peak_disk;
                     s.peak_memory += d.peak_memory;
+                    s.seconds = s.seconds.max(d.seconds);
                 }
                 first.get_or_insert(o);
             }

@@ -182,6 +182,27 @@ fn the_disk_store_does_not_change_the_files() {
         "no part was built again: {err}"
     );
     same_files(&plain, &out);
+    // A disk budget too small stops the run (exit 2, saying what to do); --resume with a larger
+    // one finishes it with the same files.
+    let out = d.join("small-disk");
+    let o = out.to_str().unwrap();
+    let small = [
+        &disk[..],
+        &["--workers", "2", "--out", o, "--disk", "0.001"],
+    ]
+    .concat();
+    let r = reversi(&[&["count"], &small[..]].concat());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(err.contains("raise --disk"), "{err}");
+    let larger = [
+        &disk[..],
+        &["--workers", "2", "--out", o, "--disk", "1", "--resume"],
+    ]
+    .concat();
+    let r = reversi(&[&["count"], &larger[..]].concat());
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    same_files(&plain, &out);
     // --store auto moves to the disk store when a layer would not fit --memory.
     let out = d.join("auto");
     let auto = [
@@ -212,8 +233,9 @@ fn the_disk_store_does_not_change_the_files() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// The larger boards, 4x6 and 5x5 after `c2 b2`, with 2 and 3 processes (about five minutes
-/// on two cores): `cargo test --release --test dataflow -- --ignored`.
+/// The larger boards, 4x6 and 5x5 after `c2 b2`, with 2 and 3 processes in memory and 2 on the
+/// disk store (about eight minutes on two cores):
+/// `cargo test --release --test dataflow -- --ignored`.
 #[test]
 #[ignore]
 fn larger_boards_on_two_and_three_processes() {
@@ -229,6 +251,18 @@ fn larger_boards_on_two_and_three_processes() {
             cluster(&c, args, n, 1);
             same_files(&plain, &c.join("out0"));
         }
+        // On the disk store, with 256 MiB per process: several parts per layer.
+        let c = d.join("c2-disk");
+        let tmp = c.join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
+        let t = tmp.to_str().unwrap();
+        let disk = [
+            args,
+            &["--store", "disk", "--memory", "256", "--tmp-dir", t],
+        ]
+        .concat();
+        cluster(&c, &disk, 2, 1);
+        same_files(&plain, &c.join("out0"));
         let _ = std::fs::remove_dir_all(&d);
     }
 }

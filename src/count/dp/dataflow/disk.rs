@@ -471,10 +471,12 @@ fn parse(cells: &[String]) -> Result<Vec<u128>, std::num::ParseIntError> {
 /// A write that found the disk full or the budget spent.
 fn disk_full(dir: &Path, e: &std::io::Error) -> Fail {
     if e.kind() == std::io::ErrorKind::StorageFull {
-        Fail::Other(format!(
-            "{}: {e}; raise --disk or free space, then start every process again with --resume",
-            dir.display()
-        ))
+        Fail::DiskBudget(
+            dir.to_path_buf(),
+            format!(
+                "{e}; raise --disk or free space, then start every process again with --resume"
+            ),
+        )
     } else {
         Fail::Other(format!("{}: {e}", dir.display()))
     }

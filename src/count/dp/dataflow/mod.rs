@@ -111,6 +111,8 @@ pub(crate) enum Fail {
     Memory(u64, u64),
     /// The test hook stopped the run after a round.
     Stopped,
+    /// The disk store's budget or the disk is full: the directory and what to do.
+    DiskBudget(PathBuf, String),
     /// Anything else (a checkpoint that cannot be written or read).
     Other(String),
 }
@@ -375,7 +377,16 @@ fn run_typed<S: Slot<N>, const N: usize>(
     if let Some(f) = fail {
         return Err(match f {
             Fail::Input(m) => CountError::DataflowInput(m),
-            Fail::Overflow => CountError::Overflow("the path counts of a layer"),
+            Fail::Overflow => {
+                // The run starts again with wider entries, as another run: this one's files go.
+                if let Some(d) = &disk_dir {
+                    for me in local_workers(df) {
+                        let _ = std::fs::remove_dir_all(disk::worker_dir(d, me, peers));
+                    }
+                    let _ = std::fs::remove_dir(d);
+                }
+                CountError::Overflow("the path counts of a layer")
+            }
             Fail::Memory(needed_mb, budget_mb) => {
                 CountError::Memory(crate::memory::MemoryError::OverBudget {
                     what: format!(
@@ -397,6 +408,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
                     },
                 }
             }
+            Fail::DiskBudget(dir, msg) => CountError::DiskBudget { dir, msg },
             Fail::Other(m) => CountError::Dataflow(m),
         });
     }

@@ -23,10 +23,10 @@
 //! expansion would not fit a worker's share of the memory budget (a choice every worker makes
 //! alike from the layer sizes), each worker keeps its part of the layers as segments on its own
 //! disk and builds the next layer one signature range at a time, in two rounds per range (see
-//! `disk.rs`).
+//! `disk/`).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -38,12 +38,15 @@ use crate::progress::Progress;
 pub(crate) mod checkpoint;
 mod disk;
 mod launch;
+mod meter;
 mod part;
+mod rounds;
 mod wire;
 
 use checkpoint::local_workers;
 use launch::{lost_peer_message, quiet_timely_panics};
 pub use launch::{read_hostfile, Dataflow};
+use meter::{current_discs, Meter, Watch};
 mod worker;
 
 /// What every worker needs: the same on every process of a run.
@@ -74,19 +77,6 @@ pub(crate) struct Job {
     /// Test hook: the round after which every worker stops as if interrupted.
     stop_after: Option<u64>,
     meter: Meter,
-}
-
-/// What the workers of this process are doing, for the progress bar: per local worker, the disc
-/// count of the layer it expands, its part's size and how much of it is done.
-struct Meter {
-    discs: Vec<AtomicU32>,
-    len: Vec<AtomicU64>,
-    done: Vec<AtomicU64>,
-    layers_done: AtomicU64,
-    /// Disk store: parts built again because they outgrew their budget (by one worker).
-    retries: AtomicU64,
-    /// `--store auto`: the discs of the first layer kept on disk (0: none yet).
-    to_disk: AtomicU32,
 }
 
 /// What a worker returns: the whole result (every worker has all of it).
@@ -230,14 +220,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
         resume: opts.resume,
         save_every: Duration::from_secs(opts.checkpoint_secs),
         stop_after: opts.stop_after,
-        meter: Meter {
-            discs: (0..w).map(|_| AtomicU32::new(0)).collect(),
-            len: (0..w).map(|_| AtomicU64::new(0)).collect(),
-            done: (0..w).map(|_| AtomicU64::new(0)).collect(),
-            layers_done: AtomicU64::new(0),
-            retries: AtomicU64::new(0),
-            to_disk: AtomicU32::new(0),
-        },
+        meter: Meter::new(w),
     });
     let config = timely::Config {
         communication: if df.hosts.is_empty() {
@@ -264,10 +247,7 @@ fn run_typed<S: Slot<N>, const N: usize>(
         .map_err(|e| dataflow_error(format!("cannot start the dataflow ({e})")))?;
 
     let squares = root.shape().squares();
-    let mut shown: Option<u32> = None;
-    let mut done_shown = 0u64;
-    let mut retries_shown = 0u64;
-    let mut to_disk_shown = false;
+    let mut watch = Watch::default();
     let results = loop {
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(r) => break r,
@@ -293,49 +273,9 @@ fn run_typed<S: Slot<N>, const N: usize>(
                 },
             });
         }
-        let to_disk = job.meter.to_disk.load(Ordering::Relaxed);
-        if to_disk > 0 && !to_disk_shown {
-            progress.note(&format!(
-                "dp: the layers from {to_disk} discs on would not fit --memory: they are kept \
-                 on disk, in {}",
-                disk_dir
-                    .as_ref()
-                    .map_or_else(String::new, |d| d.display().to_string())
-            ));
-            to_disk_shown = true;
-        }
-        let retries = job.meter.retries.load(Ordering::Relaxed);
-        if retries > retries_shown {
-            progress.note(&format!(
-                "dp: a part of the next layer outgrew --memory on some worker ({retries} so far); \
-                 it is built again in two halves"
-            ));
-            retries_shown = retries;
-        }
-        let discs = current_discs(&job.meter);
-        if discs > 0 && shown != Some(discs) {
-            if shown.is_some() {
-                progress.finish();
-            }
-            let total = sum_at(&job.meter, discs, &job.meter.len);
-            progress.start(
-                &format!("dp {discs:>2} discs, {peers} workers"),
-                total.max(1),
-            );
-            shown = Some(discs);
-            done_shown = 0;
-        }
-        if let Some(d) = shown {
-            let done = sum_at(&job.meter, d, &job.meter.done);
-            if done > done_shown {
-                progress.advance(done - done_shown);
-                done_shown = done;
-            }
-        }
+        watch.show(&job.meter, progress, peers, disk_dir.as_deref());
     };
-    if shown.is_some() {
-        progress.finish();
-    }
+    watch.finish(progress);
     let outs = results.map_err(|e| {
         dataflow_error(match df.hosts.get(df.process) {
             Some(addr) => format!("cannot start process {} at {addr}: {e}", df.process),
@@ -462,23 +402,4 @@ fn execute<S: Slot<N>, const N: usize>(
         std::mem::forget(guards);
     }
     Ok(results)
-}
-
-/// The layer the slowest local worker is on (0 before any started).
-fn current_discs(m: &Meter) -> u32 {
-    m.discs
-        .iter()
-        .map(|d| d.load(Ordering::Relaxed))
-        .min()
-        .unwrap_or(0)
-}
-
-/// Sums `values` over the local workers on the layer of `discs` discs.
-fn sum_at(m: &Meter, discs: u32, values: &[AtomicU64]) -> u64 {
-    m.discs
-        .iter()
-        .zip(values)
-        .filter(|(d, _)| d.load(Ordering::Relaxed) == discs)
-        .map(|(_, v)| v.load(Ordering::Relaxed))
-        .sum()
 }

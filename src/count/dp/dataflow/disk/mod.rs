@@ -23,27 +23,29 @@
 //! starts every worker from the newest step all of them saved, the ones a step ahead going back
 //! one. A file stays until no saved state names it.
 
+mod state;
+mod stream;
+
+pub(super) use state::{has_saved, run_dir, saved_step, worker_dir};
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use serde::{Deserialize, Serialize};
+use state::{parse, read_saved, save, State};
+use stream::{expand_from_disk, Bar};
 
 use super::part::Part;
-use super::wire::FLUSH;
-use super::worker::{flush, Rounds};
+use super::rounds::Rounds;
 use super::{Fail, Job};
-use crate::count::dp::building::CHUNK;
 use crate::count::dp::disk::{
     batch_for, level_for, predicted_growth, DiskPlan, SegmentRec, MAX_LEVEL,
 };
-use crate::count::dp::expand::{expand_chunk, Local};
-use crate::count::dp::segment::{self, SegmentReader};
+use crate::count::dp::expand::Local;
+use crate::count::dp::segment;
 use crate::count::dp::split::{SplitRange, Splitter};
-use crate::count::dp::{Expansion, Key, Layer, Packer, Slot};
+use crate::count::dp::{Expansion, Layer, Packer, Slot};
 use crate::count::{DiskStats, ExchangeRow, LayerRow};
-
-const STATE: &str = "state.json";
 
 /// The share of a worker's memory budget its tables may take: the rest is for the batch being
 /// expanded, the children staged for sending and timely's buffers.
@@ -52,92 +54,6 @@ const TABLES_SHARE: f64 = 0.8;
 /// A worker's share of a layer is `1 / peers` of it in expectation; tables are planned for this
 /// much more.
 pub(super) const UNEVEN: f64 = 1.15;
-
-/// The directory of this run's worker directories under `tmp`.
-pub(crate) fn run_dir(tmp: &Path, shape: &str, run_id: u64) -> PathBuf {
-    tmp.join(format!("reversi-dataflow-{shape}-{run_id:016x}"))
-}
-
-pub(super) fn worker_dir(base: &Path, me: usize, peers: usize) -> PathBuf {
-    base.join(format!("w{me:04}-of-{peers:04}"))
-}
-
-/// A worker's state after some parts.
-#[derive(Clone, Serialize, Deserialize)]
-struct State {
-    run_id: u64,
-    /// Parts taken since the start of the run.
-    step: u64,
-    /// Discs of the current layer.
-    discs: u32,
-    /// Positions of the current layer, over every worker.
-    layer_total: u64,
-    /// This worker's segments of the current layer.
-    layer: Vec<SegmentRec>,
-    /// This worker's finished parts of the next layer, in signature order.
-    next: Vec<SegmentRec>,
-    /// Positions of the finished parts of the next layer, over every worker.
-    next_total: u64,
-    /// The split level of the next layer's parts, and the finest one a part has needed.
-    level: u32,
-    floor: u32,
-    /// This worker's score tallies (decimal), including its finished parts.
-    tally: Vec<String>,
-    /// Layers expanded: `(discs, positions)` over every worker.
-    rows: Vec<(u32, u64)>,
-    /// Bytes sent per layer expanded: `(discs, within processes, between processes)`.
-    exchanged: Vec<(u32, u64, u64)>,
-    /// The last layer's growth.
-    growth: f64,
-    /// This worker's disk traffic.
-    written: u64,
-    read: u64,
-    peak_disk: u64,
-    /// Seconds on the disk store, over every start of the run.
-    seconds: f64,
-}
-
-impl State {
-    fn disk_in_use(&self) -> u64 {
-        self.layer.iter().chain(&self.next).map(|s| s.bytes).sum()
-    }
-    fn covered(&self) -> f64 {
-        self.next.iter().map(|s| s.range().fraction()).sum()
-    }
-    fn names(&self) -> impl Iterator<Item = &str> {
-        self.layer.iter().chain(&self.next).map(|s| &s.file[..])
-    }
-}
-
-/// What `state.json` holds: the newest state and the one before it.
-#[derive(Serialize, Deserialize)]
-struct Saved {
-    now: State,
-    before: Option<State>,
-}
-
-fn read_saved(dir: &Path, run_id: u64) -> Option<Saved> {
-    let text = fs::read_to_string(dir.join(STATE)).ok()?;
-    let s: Saved = serde_json::from_str(&text).ok()?;
-    (s.now.run_id == run_id).then_some(s)
-}
-
-/// The handshake's word for this worker: the step of its newest saved state plus one (0: none).
-pub(crate) fn saved_step(base: &Path, run_id: u64, me: usize, peers: usize) -> u64 {
-    read_saved(&worker_dir(base, me, peers), run_id).map_or(0, |s| s.now.step + 1)
-}
-
-/// Whether some worker of this process has a saved state of the run.
-pub(crate) fn has_saved(
-    base: &Path,
-    run_id: u64,
-    workers: std::ops::Range<usize>,
-    peers: usize,
-) -> bool {
-    workers
-        .into_iter()
-        .any(|me| saved_step(base, run_id, me, peers) > 0)
-}
 
 /// Where a worker starts on the disk store: its part of a layer, with what was counted before
 /// it (all empty from the first layer).
@@ -464,10 +380,6 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
     })
 }
 
-fn parse(cells: &[String]) -> Result<Vec<u128>, std::num::ParseIntError> {
-    cells.iter().map(|c| c.parse()).collect()
-}
-
 /// A write that found the disk full or the budget spent.
 fn disk_full(dir: &Path, e: &std::io::Error) -> Fail {
     if e.kind() == std::io::ErrorKind::StorageFull {
@@ -480,89 +392,4 @@ fn disk_full(dir: &Path, e: &std::io::Error) -> Fail {
     } else {
         Fail::Other(format!("{}: {e}", dir.display()))
     }
-}
-
-/// Saves `state` (with the state before it) and deletes the files neither names.
-fn save(dir: &Path, state: &State, before: Option<&State>) -> Result<(), Fail> {
-    let saved = Saved {
-        now: state.clone(),
-        before: before.cloned(),
-    };
-    let other = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", dir.display()));
-    let text = serde_json::to_string(&saved).map_err(|e| other(&e))?;
-    crate::atomic::write_atomic(&dir.join(STATE), &text).map_err(|e| other(&e))?;
-    let keep: Vec<&str> = state
-        .names()
-        .chain(before.into_iter().flat_map(State::names))
-        .collect();
-    for entry in fs::read_dir(dir).map_err(|e| other(&e))? {
-        let entry = entry.map_err(|e| other(&e))?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name != STATE && !keep.contains(&&name[..]) {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-    Ok(())
-}
-
-/// Where a part's progress goes on the bar: the worker, the positions counted done before
-/// the part, and the part's share of the next layer.
-struct Bar {
-    local: usize,
-    before: f64,
-    share: f64,
-}
-
-/// Streams this worker's segments of the current layer, expands them through `x` and sends the
-/// children to their owners. Returns the bytes read.
-#[allow(clippy::too_many_arguments)]
-fn expand_from_disk<S: Slot<N>, const N: usize>(
-    rounds: &mut Rounds<'_, S, N>,
-    state: &State,
-    dir: &Path,
-    x: &Expansion,
-    l: &mut Local<S>,
-    batch: usize,
-    job: &Job,
-    bar: &Bar,
-    peak: &mut usize,
-) -> Result<u64, Fail> {
-    let show = |done: u64| {
-        let at = bar.before + bar.share * done as f64;
-        job.meter.done[bar.local].store(at as u64, Relaxed);
-    };
-    let mut read = 0;
-    let mut done = 0u64;
-    for rec in &state.layer {
-        let path = dir.join(&rec.file);
-        let bad = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", path.display()));
-        let mut r = SegmentReader::open(&path, N, <S::K as Key>::BYTES, state.discs, rec.info())
-            .map_err(|e| bad(&e))?;
-        loop {
-            let blocks = r.blocks(batch).map_err(|e| bad(&e))?;
-            if blocks.is_empty() {
-                break;
-            }
-            for b in &blocks {
-                let v = b.decode::<S, N>().map_err(|e| match e {
-                    segment::DecodeError::Overflow => Fail::Overflow,
-                    segment::DecodeError::Damaged(what) => bad(&what),
-                })?;
-                for chunk in v.chunks(CHUNK) {
-                    l.ok &= expand_chunk(chunk, b.black_to_move(), x, l);
-                    done += chunk.len() as u64;
-                    if l.staged.iter().map(Vec::len).sum::<usize>() >= FLUSH {
-                        flush(rounds, l);
-                        show(done);
-                    }
-                }
-                *peak = (*peak).max(rounds.part_bytes() + v.len() * std::mem::size_of::<S>());
-            }
-        }
-        read += r.read;
-    }
-    flush(rounds, l);
-    show(done);
-    Ok(read)
 }

@@ -29,11 +29,11 @@ mod estimate;
 mod manifest;
 mod parts;
 
-pub(crate) use estimate::predicted_growth;
+pub(crate) use estimate::{human, predicted_growth};
 pub(crate) use manifest::SegmentRec;
 pub(crate) use parts::{batch_for, level_for};
 
-use estimate::{human, parity_share, share, GIB};
+use estimate::{parity_share, share, GIB};
 use manifest::{Manifest, MANIFEST};
 use parts::part;
 

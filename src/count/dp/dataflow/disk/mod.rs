@@ -221,7 +221,14 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
             lo,
             level: state.level,
         };
-        let stop = job.stop_after.is_some_and(|n| steps_here >= n);
+        let mut early = job
+            .stop_after
+            .is_some_and(|n| steps_here >= n)
+            .then_some(Fail::Stopped);
+        if state.next.is_empty() && early.is_none() {
+            early = over_disk(&state, &dir, estimate, peers, job.disk_budget);
+        }
+        let stop = early.is_some();
         // The part round.
         let mine: u64 = state.layer.iter().map(|s| s.entries).sum();
         let black: u64 = state.layer.iter().filter_map(|s| s.black).sum();
@@ -232,7 +239,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
             stage,
         );
         rounds.begin(t);
-        let stat = rounds.stat(if stop { Some(Fail::Stopped) } else { None });
+        let stat = rounds.stat(early);
         rounds.tell_all(&stat);
         // The progress bar counts the layer's positions once over all its parts.
         let bar = Bar {
@@ -378,6 +385,39 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
         dir,
         next_round: t,
     })
+}
+
+/// Before a layer: this worker's share of it (of `estimate` positions over `peers` workers,
+/// at the current layer's bytes per position and a fifth more) with the current layer, when
+/// that is more than the worker's disk budget or the free space.
+fn over_disk(state: &State, dir: &Path, estimate: f64, peers: usize, budget: u64) -> Option<Fail> {
+    let entries: u64 = state.layer.iter().map(|s| s.entries).sum();
+    let bytes: u64 = state.layer.iter().map(|s| s.bytes).sum();
+    let next = estimate / peers as f64 * bytes as f64 / entries.max(1) as f64 * 1.2;
+    let free = crate::count::dp::disk::free_bytes(dir).unwrap_or(u64::MAX);
+    let human = crate::count::dp::disk::human;
+    let msg = if bytes as f64 + next > budget as f64 {
+        format!(
+            "the layer of {} discs needs about {} of disk on this worker with the one before \
+             it, more than its budget of {}",
+            state.discs + 1,
+            human(bytes as f64 + next),
+            human(budget as f64)
+        )
+    } else if next > free as f64 {
+        format!(
+            "the layer of {} discs needs about {} of disk on this worker but {} are free",
+            state.discs + 1,
+            human(next),
+            human(free as f64)
+        )
+    } else {
+        return None;
+    };
+    Some(Fail::DiskBudget(
+        dir.to_path_buf(),
+        format!("{msg}; raise --disk or free space, then start every process again with --resume"),
+    ))
 }
 
 /// A write that found the disk full or the budget spent.

@@ -108,6 +108,20 @@ fn cluster(d: &Path, args: &[&str], n: usize, w: usize) {
     }
 }
 
+/// Runs `count` with `args` (and the environment variable `env`), expects success and returns
+/// its stderr.
+fn count_ok(args: &[&str], env: Option<(&str, &str)>) -> String {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_reversi"));
+    c.arg("count").args(args);
+    if let Some((k, v)) = env {
+        c.env(k, v);
+    }
+    let r = c.output().expect("the binary runs");
+    let err = String::from_utf8_lossy(&r.stderr).into_owned();
+    assert!(r.status.success(), "{args:?}: {err}");
+    err
+}
+
 fn one_process(d: &Path, args: &[&str], extra: &[&str]) -> PathBuf {
     let out = d.join(format!("one{}", extra.join("")));
     let o = out.to_str().unwrap();
@@ -168,15 +182,12 @@ fn the_disk_store_does_not_change_the_files() {
     // Tables planned for a tenth of a worker's share outgrow their budget: the parts are
     // built again, finer, and the files are still the same.
     let out = d.join("retries");
-    let r = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["count"])
-        .args(&disk)
-        .args(["--workers", "2", "--out", out.to_str().unwrap()])
-        .env("REVERSI_TEST_PLAN_SHARE", "0.1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&r.stderr);
-    assert!(r.status.success(), "{err}");
+    let o = out.to_str().unwrap();
+    let plan_low = ("REVERSI_TEST_PLAN_SHARE", "0.1");
+    let err = count_ok(
+        &[&disk[..], &["--workers", "2", "--out", o]].concat(),
+        Some(plan_low),
+    );
     assert!(
         err.contains("outgrew --memory"),
         "no part was built again: {err}"
@@ -200,8 +211,7 @@ fn the_disk_store_does_not_change_the_files() {
         &["--workers", "2", "--out", o, "--disk", "1", "--resume"],
     ]
     .concat();
-    let r = reversi(&[&["count"], &larger[..]].concat());
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    count_ok(&larger, None);
     same_files(&plain, &out);
     // --store auto moves to the disk store when a layer would not fit --memory.
     let out = d.join("auto");
@@ -210,16 +220,8 @@ fn the_disk_store_does_not_change_the_files() {
         &["--memory", "10", "--tmp-dir", tmp.to_str().unwrap()],
     ]
     .concat();
-    let r = reversi(
-        &[
-            &["count"],
-            &auto[..],
-            &["--workers", "2", "--out", out.to_str().unwrap()],
-        ]
-        .concat(),
-    );
-    let err = String::from_utf8_lossy(&r.stderr);
-    assert!(r.status.success(), "{err}");
+    let o = out.to_str().unwrap();
+    let err = count_ok(&[&auto[..], &["--workers", "2", "--out", o]].concat(), None);
     assert!(
         err.contains("are kept on disk"),
         "no move to the disk store: {err}"

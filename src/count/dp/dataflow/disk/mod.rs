@@ -32,7 +32,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::Relaxed;
 
-use state::{parse, read_saved, save, State};
+use state::{at, parse, read_saved, save, State};
 use stream::{expand_from_disk, Bar};
 
 use super::part::Part;
@@ -98,7 +98,6 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
     let me = rounds.me();
     let peers = rounds.peers();
     let dir = worker_dir(base, me, peers);
-    let other = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", dir.display()));
     let slot = std::mem::size_of::<S>();
     // The part's tables may take `cap` bytes and its staged entries an eighth of it (a
     // quarter at most, in vectors up to twice their length); the split level is planned for
@@ -124,10 +123,10 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
             resumed: before,
         }) => {
             resumed = before;
-            fs::create_dir_all(&dir).map_err(|e| other(&e))?;
+            fs::create_dir_all(&dir).map_err(|e| at(&dir, e))?;
             let file = format!("d{:02}-first.seg", layer.discs);
             let info = segment::write(&dir.join(&file), &mut layer, job.disk_budget)
-                .map_err(|e| other(&e))?;
+                .map_err(|e| at(&dir, e))?;
             let stats = rounds.all_lens(t, info.entries)?;
             t += 1;
             if let Some(discs) = pending {
@@ -168,8 +167,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
             state
         }
         None => {
-            let saved = read_saved(&dir, job.run_id)
-                .ok_or_else(|| Fail::Other(format!("{}: no saved state", dir.display())))?;
+            let saved = read_saved(&dir, job.run_id).ok_or_else(|| at(&dir, "no saved state"))?;
             let state = if saved.now.step + 1 == common {
                 saved.now
             } else {
@@ -335,7 +333,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
         state.written += rec.bytes;
         state.next.push(rec);
         state.next_total += stats.iter().map(|s| s.len).sum::<u64>();
-        let mut tally = parse(&state.tally).map_err(|e| other(&e))?;
+        let mut tally = parse(&state.tally).map_err(|e| at(&dir, e))?;
         for (a, b) in tally.iter_mut().zip(&l.tally) {
             *a += b;
         }
@@ -361,7 +359,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
         save(&dir, &state, Some(&before))?;
     }
     Ok(DiskOut {
-        tally: parse(&state.tally).map_err(|e| other(&e))?,
+        tally: parse(&state.tally).map_err(|e| at(&dir, e))?,
         rows: state
             .rows
             .iter()
@@ -433,6 +431,6 @@ fn disk_full(dir: &Path, e: &std::io::Error) -> Fail {
             ),
         )
     } else {
-        Fail::Other(format!("{}: {e}", dir.display()))
+        at(dir, e)
     }
 }

@@ -97,6 +97,11 @@ pub(crate) fn has_saved(
         .any(|me| saved_step(base, run_id, me, peers) > 0)
 }
 
+/// An error about `path`, for the worker's record.
+pub(super) fn at(path: &Path, e: impl std::fmt::Display) -> Fail {
+    Fail::Other(format!("{}: {e}", path.display()))
+}
+
 pub(super) fn parse(cells: &[String]) -> Result<Vec<u128>, std::num::ParseIntError> {
     cells.iter().map(|c| c.parse()).collect()
 }
@@ -107,15 +112,14 @@ pub(super) fn save(dir: &Path, state: &State, before: Option<&State>) -> Result<
         now: state.clone(),
         before: before.cloned(),
     };
-    let other = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", dir.display()));
-    let text = serde_json::to_string(&saved).map_err(|e| other(&e))?;
-    crate::atomic::write_atomic(&dir.join(STATE), &text).map_err(|e| other(&e))?;
+    let text = serde_json::to_string(&saved).map_err(|e| at(dir, e))?;
+    crate::atomic::write_atomic(&dir.join(STATE), &text).map_err(|e| at(dir, e))?;
     let keep: Vec<&str> = state
         .names()
         .chain(before.into_iter().flat_map(State::names))
         .collect();
-    for entry in fs::read_dir(dir).map_err(|e| other(&e))? {
-        let entry = entry.map_err(|e| other(&e))?;
+    for entry in fs::read_dir(dir).map_err(|e| at(dir, e))? {
+        let entry = entry.map_err(|e| at(dir, e))?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
         if name != STATE && !keep.contains(&&name[..]) {

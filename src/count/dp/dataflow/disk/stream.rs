@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use super::super::rounds::{flush, Rounds};
 use super::super::wire::FLUSH;
 use super::super::{Fail, Job};
-use super::state::State;
+use super::state::{at, State};
 use crate::count::dp::building::CHUNK;
 use crate::count::dp::expand::{expand_chunk, Local};
 use crate::count::dp::segment::{self, SegmentReader};
@@ -43,18 +43,17 @@ pub(super) fn expand_from_disk<S: Slot<N>, const N: usize>(
     let mut done = 0u64;
     for rec in &state.layer {
         let path = dir.join(&rec.file);
-        let bad = |e: &dyn std::fmt::Display| Fail::Other(format!("{}: {e}", path.display()));
         let mut r = SegmentReader::open(&path, N, <S::K as Key>::BYTES, state.discs, rec.info())
-            .map_err(|e| bad(&e))?;
+            .map_err(|e| at(&path, e))?;
         loop {
-            let blocks = r.blocks(batch).map_err(|e| bad(&e))?;
+            let blocks = r.blocks(batch).map_err(|e| at(&path, e))?;
             if blocks.is_empty() {
                 break;
             }
             for b in &blocks {
                 let v = b.decode::<S, N>().map_err(|e| match e {
                     segment::DecodeError::Overflow => Fail::Overflow,
-                    segment::DecodeError::Damaged(what) => bad(&what),
+                    segment::DecodeError::Damaged(what) => at(&path, what),
                 })?;
                 for chunk in v.chunks(CHUNK) {
                     l.ok &= expand_chunk(chunk, b.black_to_move(), x, l);

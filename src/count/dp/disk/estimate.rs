@@ -31,7 +31,7 @@ pub(super) fn parity_share(pk: &Packer, m: &Manifest) -> f64 {
 }
 
 /// Bytes in the largest binary unit that keeps the number at least 1.
-pub(crate) fn human(bytes: f64) -> String {
+pub(super) fn human(bytes: f64) -> String {
     let mut x = bytes;
     for unit in ["bytes", "KiB", "MiB"] {
         if x < 1024.0 {

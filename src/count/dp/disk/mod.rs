@@ -29,11 +29,11 @@ mod estimate;
 mod manifest;
 mod parts;
 
-pub(crate) use estimate::{human, predicted_growth};
+pub(crate) use estimate::predicted_growth;
 pub(crate) use manifest::SegmentRec;
 pub(crate) use parts::{batch_for, level_for};
 
-use estimate::{parity_share, share, GIB};
+use estimate::{human, parity_share, share, GIB};
 use manifest::{Manifest, MANIFEST};
 use parts::part;
 
@@ -234,29 +234,19 @@ fn drive<S: Slot<N>, const N: usize>(
         if m.next.is_empty() {
             // Disk: this layer and the next, at this layer's bytes per position and a margin.
             let next_bytes = guess * layer_bytes as f64 / entries as f64 * 1.2;
-            let need = layer_bytes as f64 + next_bytes;
-            if need > plan.disk_budget as f64 {
-                return Err(over_disk(
-                    dir,
-                    format!(
-                        "the layer of {} discs needs about {} of disk with the one before it, more than the budget of {} (raise --disk, then run again with --resume)",
-                        m.discs + 1,
-                        human(need),
-                        human(plan.disk_budget as f64)
-                    ),
-                ));
-            }
-            if let Some(free) = free_bytes(dir) {
-                if next_bytes > free as f64 {
+            match room_for(dir, m.discs + 1, layer_bytes, next_bytes, plan.disk_budget) {
+                Ok(()) => {}
+                Err(NoRoom::Budget(msg)) => {
                     return Err(over_disk(
                         dir,
-                        format!(
-                            "the layer of {} discs needs about {} of disk but {} are free (free space, then run again with --resume)",
-                            m.discs + 1,
-                            human(next_bytes),
-                            human(free as f64)
-                        ),
-                    ));
+                        format!("{msg} (raise --disk, then run again with --resume)"),
+                    ))
+                }
+                Err(NoRoom::Free(msg)) => {
+                    return Err(over_disk(
+                        dir,
+                        format!("{msg} (free space, then run again with --resume)"),
+                    ))
                 }
             }
             m.level = level_for(guess, slot, plan);
@@ -415,6 +405,42 @@ fn drive<S: Slot<N>, const N: usize>(
         stats,
         resumed_layers,
     })
+}
+
+/// Why the next layer would not fit on disk, in words.
+pub(crate) enum NoRoom {
+    /// More than the disk budget.
+    Budget(String),
+    /// More than the free space.
+    Free(String),
+}
+
+/// Whether the layer of `discs` discs, of about `next_bytes`, fits on disk beside the current
+/// layer's `layer_bytes`: within `budget` for both, and within the free space of `dir`.
+pub(crate) fn room_for(
+    dir: &Path,
+    discs: u32,
+    layer_bytes: u64,
+    next_bytes: f64,
+    budget: u64,
+) -> Result<(), NoRoom> {
+    let need = layer_bytes as f64 + next_bytes;
+    if need > budget as f64 {
+        return Err(NoRoom::Budget(format!(
+            "the layer of {discs} discs needs about {} of disk with the one before it, more \
+             than the budget of {}",
+            human(need),
+            human(budget as f64)
+        )));
+    }
+    match free_bytes(dir) {
+        Some(free) if next_bytes > free as f64 => Err(NoRoom::Free(format!(
+            "the layer of {discs} discs needs about {} of disk but {} are free",
+            human(next_bytes),
+            human(free as f64)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Free bytes on the file system of `dir`, if known.

@@ -39,7 +39,7 @@ use super::part::Part;
 use super::rounds::Rounds;
 use super::{Fail, Job};
 use crate::count::dp::disk::{
-    batch_for, level_for, predicted_growth, DiskPlan, SegmentRec, MAX_LEVEL,
+    batch_for, level_for, predicted_growth, room_for, DiskPlan, NoRoom, SegmentRec, MAX_LEVEL,
 };
 use crate::count::dp::expand::Local;
 use crate::count::dp::segment;
@@ -105,7 +105,7 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
     // 2 GiB: planning for a quarter, a 0.8 share and 1.15 times the even share built 1.3x as
     // many parts and took 1.1x the time, with no part rebuilt either way.)
     let cap = (job.worker_budget as f64 * TABLES_SHARE) as usize;
-    let stage = (cap / 8 / std::mem::size_of::<S>()).clamp(1 << 12, super::wire::STAGE);
+    let stage = (cap / 8 / slot).clamp(1 << 12, super::wire::STAGE);
     let plan = DiskPlan {
         dir: dir.clone(),
         disk_budget: job.disk_budget,
@@ -388,33 +388,15 @@ pub(super) fn run<S: Slot<N>, const N: usize>(
     })
 }
 
-/// Before a layer: this worker's share of it (of `estimate` positions over `peers` workers,
-/// at the current layer's bytes per position and a fifth more) with the current layer, when
-/// that is more than the worker's disk budget or the free space.
+/// Before a layer: whether this worker's share of it (of `estimate` positions over `peers`
+/// workers, at the current layer's bytes per position and a fifth more) fits its disk budget
+/// and the free space beside the current layer.
 fn over_disk(state: &State, dir: &Path, estimate: f64, peers: usize, budget: u64) -> Option<Fail> {
     let entries: u64 = state.layer.iter().map(|s| s.entries).sum();
     let bytes: u64 = state.layer.iter().map(|s| s.bytes).sum();
     let next = estimate / peers as f64 * bytes as f64 / entries.max(1) as f64 * 1.2;
-    let free = crate::count::dp::disk::free_bytes(dir).unwrap_or(u64::MAX);
-    let human = crate::count::dp::disk::human;
-    let msg = if bytes as f64 + next > budget as f64 {
-        format!(
-            "the layer of {} discs needs about {} of disk on this worker with the one before \
-             it, more than its budget of {}",
-            state.discs + 1,
-            human(bytes as f64 + next),
-            human(budget as f64)
-        )
-    } else if next > free as f64 {
-        format!(
-            "the layer of {} discs needs about {} of disk on this worker but {} are free",
-            state.discs + 1,
-            human(next),
-            human(free as f64)
-        )
-    } else {
-        return None;
-    };
+    let (NoRoom::Budget(msg) | NoRoom::Free(msg)) =
+        room_for(dir, state.discs + 1, bytes, next, budget).err()?;
     Some(Fail::DiskBudget(
         dir.to_path_buf(),
         format!("{msg}; raise --disk or free space, then start every process again with --resume"),

@@ -3,10 +3,10 @@
 //! on.
 //!
 //! dp's counting (`count::dp`) and the strong tables' retrograde analysis (`strong`) both
-//! expand positions through [`expand`], with keys packed by [`crate::board::Shape::pack`] and
-//! canonical under [`crate::board::Symmetry`]; they differ in what a layer holds (dp: hash
-//! tables of paths per colour to move; strong: sorted keys with the symmetry images reached)
-//! and in what they do with a child.
+//! expand positions through [`expand`] into the same layer tables (`count::dp`'s keys, tables
+//! per colour to move and expansion of a layer); they differ in what a position carries (dp:
+//! its paths from each first-move class, added; strong: the symmetry images reached, or-ed)
+//! and in what they do with a child that ends the game (dp tallies it, strong keeps it).
 
 use crate::board::{after_move, legal_moves, Next, Squares};
 use crate::cpu::Cpu;

@@ -17,11 +17,13 @@
 //! to move and of the other side only.
 //!
 //! **Method** ([`build`]): retrograde analysis in layers by disc count (every placement adds
-//! exactly one disc). The layers are enumerated forward from the start, each a sorted `Vec` of
-//! canonical keys (the smallest image under the board's symmetries, see
-//! [`Position::canonical`]); values are then resolved backward from the last layer, each
-//! position looking its children up by binary search in the next layer.
+//! exactly one disc). The layers are enumerated forward from the start in the layer tables of
+//! dp's count (`forward.rs`), and each becomes a sorted `Vec` of canonical keys (the smallest
+//! image under the board's symmetries, see [`Position::canonical`]); values are then resolved
+//! backward from the last layer, each position looking its children up by binary search in
+//! the next layer.
 
+mod forward;
 mod retro;
 mod store;
 

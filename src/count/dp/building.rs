@@ -5,11 +5,14 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::expand::{expand_chunk, Expansion, Local};
+use super::expand::Local;
+use super::key::{Key, Packer};
 use super::layer::{partitions_for, Layer, Table};
-use super::slot::Slot;
-use crate::board::Shape;
-use crate::memory::HugeBuf;
+use super::slot::Stored;
+use crate::board::{legal_moves, Shape};
+use crate::count::CountError;
+use crate::memory::{HugeBuf, MemoryError};
+use crate::progress::Progress;
 
 /// Current-layer entries expanded between two merges into the tables (and memory checks).
 /// Larger batches give each table more insertions per pass, so more of them find their line
@@ -46,21 +49,21 @@ impl Tally {
 
 /// The next layer while it is built: one table per partition, and the staging buffers of the
 /// workers, kept from one batch to the next.
-pub(crate) struct Building<S: Copy, const N: usize> {
+pub(crate) struct Building<S: Copy> {
     /// Partitions per colour.
     pub(crate) per_half: usize,
-    tables: Vec<Table<S, N>>,
+    tables: Vec<Table<S>>,
     pool: Mutex<Vec<Local<S>>>,
     /// Children staged by the last batch.
     pub(crate) last_staged: usize,
 }
 
-impl<S: Slot<N>, const N: usize> Building<S, N> {
+impl<S: Stored> Building<S> {
     /// Tables for a layer expected to hold about `guess` positions, a share `black` of them
     /// with black to move. Without passes every position of a layer has the same colour to
     /// move, so the halves differ greatly in size: tables of equal size left one half nearly
     /// empty while the other grew twice (on 4x7, a part's tables took 15 GiB instead of 10).
-    pub(crate) fn new(guess: usize, black: f64) -> Building<S, N> {
+    pub(crate) fn new(guess: usize, black: f64) -> Building<S> {
         let (per_half, b, w) = Self::plan(guess, black);
         let n_parts = 2 * per_half;
         // Filling the tables with free slots is the first touch of their memory (page faults,
@@ -118,15 +121,19 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
     }
 
     /// Expands the entries of `tasks` (runs of entries with their colour to move: `true` for
-    /// black) into the tables, tallying ended games; clears `ok` if a count overflowed. Returns
-    /// the bytes the staging buffers held.
-    pub(crate) fn expand_batch(
+    /// black) into the tables: `stage` stages the children of a run by table, or tallies ended
+    /// games (dp's [`super::expand::expand_chunk`], strong's forward pass). Clears `ok` if a
+    /// child or a merge overflowed. Returns the bytes the staging buffers held.
+    pub(crate) fn expand_batch<F>(
         &mut self,
         tasks: &[(&[S], bool)],
-        x: &Expansion,
+        stage: &F,
         tally: &mut Tally,
         ok: &mut bool,
-    ) -> usize {
+    ) -> usize
+    where
+        F: Fn(&[S], bool, &mut Local<S>) -> bool + Sync,
+    {
         let n_parts = self.tables.len();
         let cells = tally.cells.len();
         // A fixed number of workers' staging buffers, each taking an equal run of the tasks:
@@ -153,7 +160,7 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
             .zip(tasks.par_chunks(per))
             .for_each(|(l, group)| {
                 for &(chunk, btm) in group {
-                    l.ok &= expand_chunk(chunk, btm, x, l);
+                    l.ok &= stage(chunk, btm, l);
                 }
             });
         *ok &= self
@@ -203,11 +210,169 @@ impl<S: Slot<N>, const N: usize> Building<S, N> {
     }
 
     /// The finished layer of `discs` discs.
-    pub(crate) fn into_layer(self, discs: u32) -> Layer<S, N> {
+    pub(crate) fn into_layer(self, discs: u32) -> Layer<S> {
         Layer {
             discs,
             per_half: self.per_half,
             parts: self.tables.into_par_iter().map(Table::into_part).collect(),
         }
     }
+}
+
+/// Entries of the first batch of a layer at most (more when its first partition is larger):
+/// small, so that the children per position it measures budget the later batches.
+const FIRST_BATCH: usize = 1 << 16;
+
+/// The batch of whole partitions from partition `i` holding at most `cap` entries (at least
+/// one partition): the partition after it and its entries.
+fn batch_from<S: Stored>(layer: &Layer<S>, i: usize, cap: usize) -> (usize, usize) {
+    let (mut j, mut n) = (i, 0);
+    while j < layer.parts.len() && (n == 0 || n + layer.parts[j].len() <= cap) {
+        n += layer.parts[j].len();
+        j += 1;
+    }
+    (j, n)
+}
+
+/// The first batch of a layer (see [`FIRST_BATCH`]).
+fn first_batch<S: Stored>(layer: &Layer<S>) -> (usize, usize) {
+    batch_from(layer, 0, FIRST_BATCH)
+}
+
+/// The memory the expansion of `layer` needs before its first batch is merged: the layer, the
+/// next layer's first tables, and the first batch's staged children (their number from the
+/// moves of a sample of its entries) with the growth of the tables they may cause.
+pub(crate) fn first_need<S: Stored>(layer: &Layer<S>, pk: &Packer, growth: f64) -> usize {
+    let slot = std::mem::size_of::<S>();
+    let (guess, black) = next_layer_guess(layer, growth);
+    let (j, n) = first_batch(layer);
+    let mask = pk.shape.mask();
+    let (mut sampled, mut moves) = (0usize, 0usize);
+    for part in &layer.parts[..j] {
+        let step = part.len().div_ceil(256).max(1);
+        for e in part.iter().step_by(step) {
+            let (p, o) = e.key().decode(pk);
+            moves += (legal_moves(p, o, mask & !(p | o)).count_ones() as usize).max(1);
+            sampled += 1;
+        }
+    }
+    let per_position = moves as f64 / sampled.max(1) as f64;
+    let children = (n as f64 * per_position * 1.2) as usize;
+    let tables = Building::<S>::bytes_for(guess, black).max(children * slot * 12 / 7);
+    layer.bytes() + tables + children * slot * 2
+}
+
+/// The next layer's expected positions (from the last growth, aimed a little low: a table
+/// that fills grows by half, and a guess too high would cost memory at the peak; layers grow
+/// by up to about four times early on) and share with black to move (children mostly have
+/// the other colour to move).
+fn next_layer_guess<S: Stored>(layer: &Layer<S>, growth: f64) -> (usize, f64) {
+    let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
+    let black_here = layer.half_len(0) as f64 / layer.len().max(1) as f64;
+    (guess, 1.0 - black_here)
+}
+
+/// Expands one layer into the next, freeing it as it goes: `stage(per_half)` gives what
+/// stages the children of a run of entries for a next layer of `per_half` partitions per
+/// colour, tallying ended games in `tally` (dp's counts, strong's reached images). Every large
+/// allocation is checked against `budget` before it is made; `first` is what the tables' first
+/// size and the first batch need ([`first_need`], which dp also chose the store by).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn expand_layer<S: Stored, F>(
+    mut layer: Layer<S>,
+    pk: &Packer,
+    growth: f64,
+    stage: impl Fn(usize) -> F,
+    tally: &mut Tally,
+    peak: &mut usize,
+    (budget, first, whole_process): (u64, usize, bool),
+    progress: &dyn Progress,
+) -> Result<Layer<S>, CountError>
+where
+    F: Fn(&[S], bool, &mut Local<S>) -> bool + Sync,
+{
+    let shape = pk.shape;
+    let (guess, black_next) = next_layer_guess(&layer, growth);
+    let over = |needed: usize| {
+        CountError::Memory(MemoryError::OverBudget {
+            what: format!(
+                "counting by layers on {shape} (the layer of {} discs and growing)",
+                layer.discs + 1
+            ),
+            needed_mb: (needed as u64).div_ceil(1 << 20),
+            budget_mb: budget >> 20,
+        })
+    };
+    // Every allocation is budgeted before it is made: the tables' first size and the first
+    // batch here, the staging and the tables' growth before each later batch.
+    if first as u64 > budget {
+        *peak = (*peak).max(first);
+        return Err(over(first));
+    }
+    let mut next = Building::new(guess, black_next);
+    let stage = stage(next.per_half);
+    let mut ok = true;
+    let slot = std::mem::size_of::<S>();
+    // Children staged per position, and the share of them that were new positions, as the
+    // last batch found them (the first batch, small, is budgeted by `first_need`).
+    let mut per_position = 0.0f64;
+    let mut novel = 1.0f64;
+    let mut i = 0;
+    while i < layer.parts.len() {
+        // A batch of whole partitions of the current layer, its staging within a quarter of
+        // the budget.
+        let (j, n) = if i == 0 {
+            first_batch(&layer)
+        } else {
+            let by_budget = budget as f64 / 4.0 / (per_position * slot as f64 * 2.0);
+            batch_from(&layer, i, (by_budget as usize).clamp(1, BATCH))
+        };
+        if i > 0 {
+            let children = (n as f64 * per_position * 1.2) as usize;
+            let staging = next.staged_capacity_bytes().max(children * slot * 2);
+            let projected =
+                layer.bytes() + next.bytes_after((children as f64 * novel) as usize) + staging;
+            if projected as u64 > budget {
+                *peak = (*peak).max(projected);
+                return Err(over(projected));
+            }
+        }
+        let len_before = next.len();
+        let tasks: Vec<(&[S], bool)> = (i..j)
+            .flat_map(|p| {
+                let btm = p < layer.per_half;
+                layer.parts[p].chunks(CHUNK).map(move |c| (c, btm))
+            })
+            .collect();
+        let staged_bytes = next.expand_batch(&tasks, &stage, tally, &mut ok);
+        let now = layer.bytes() + next.bytes() + staged_bytes;
+        *peak = (*peak).max(now);
+        // The process's resident memory too, for what the count does not track.
+        let now = now.max(crate::memory::resident_over_fixed(whole_process) as usize);
+        if now as u64 > budget {
+            return Err(over(now));
+        }
+        for p in &mut layer.parts[i..j] {
+            *p = HugeBuf::new(0, S::FREE);
+        }
+        if n > 0 {
+            per_position = (next.last_staged as f64 / n as f64).max(0.5);
+            novel = ((next.len() - len_before) as f64 / next.last_staged.max(1) as f64)
+                .clamp(0.05, 1.0);
+        }
+        progress.advance(n as u64);
+        i = j;
+        if progress.should_stop() && i < layer.parts.len() {
+            return Err(CountError::Interrupted {
+                done: 0,
+                total: 0,
+                unit: "layers",
+                saved: String::new(),
+            });
+        }
+    }
+    if !ok {
+        return Err(CountError::Overflow("the path counts of a layer"));
+    }
+    Ok(next.into_layer(layer.discs + 1))
 }

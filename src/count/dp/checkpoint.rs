@@ -42,7 +42,7 @@ struct DpHeader {
 
 /// A dp state read back from a checkpoint.
 pub(crate) struct DpState<S: Copy, const N: usize> {
-    pub layer: Layer<S, N>,
+    pub layer: Layer<S>,
     pub matrices: Vec<Vec<u128>>,
     pub rows: Vec<LayerRow>,
 }
@@ -84,7 +84,7 @@ impl DpCheckpoint {
     /// Writes the state; returns where, in words.
     pub fn save<S: Slot<N>, const N: usize>(
         &self,
-        layer: &Layer<S, N>,
+        layer: &Layer<S>,
         matrices: &[Vec<u128>],
         rows: &[LayerRow],
     ) -> Result<String, CountError> {
@@ -201,7 +201,7 @@ impl DpCheckpoint {
             sizes[table_index(h, e.key().hash(), per_half)] += 1;
         })?
         .ok_or_else(interrupted)?;
-        let need = Filling::<S, N>::bytes_for(&sizes) as u64;
+        let need = Filling::<S>::bytes_for(&sizes) as u64;
         if need > budget {
             return Err(CountError::Memory(MemoryError::OverBudget {
                 what: format!("the checkpoint's layer of {total} positions"),
@@ -210,7 +210,7 @@ impl DpCheckpoint {
             }));
         }
         r.seek(SeekFrom::Start(start)).map_err(|e| err(path, e))?;
-        let mut filling = Filling::<S, N>::new(header.discs, per_half, &sizes);
+        let mut filling = Filling::<S>::new(header.discs, per_half, &sizes);
         each_entry::<S, N>(&mut r, path, header.lens, progress, |h, e| {
             filling.insert(h, e);
         })?

@@ -171,7 +171,7 @@ impl<S: Slot<N>, const N: usize> Children for Stage<'_, '_, S, N> {
 mod tests {
     use super::*;
     use crate::board::Shape;
-    use crate::count::dp::slot::Packed2;
+    use crate::count::dp::slot::{Packed2, Stored};
 
     #[test]
     fn every_copy_agrees() {

@@ -45,6 +45,8 @@ pub(crate) struct Packer {
     /// (no separate packing), and the least key is a reduction across the lanes, which AVX2
     /// copies of the expansion do in vector registers.
     wide: Vec<[Lanes; 256]>,
+    /// The board's symmetries (the first lanes of [`Packer::wide`]).
+    symmetries: usize,
 }
 
 /// The eight images of a packed row, one per lane, aligned so that each is one vector load.
@@ -60,6 +62,7 @@ impl Packer {
             cols: shape.cols(),
             symmetry,
             wide: Vec::new(),
+            symmetries: Symmetry::all(shape).len(),
         };
         if symmetry && shape.squares() <= 32 {
             let syms = Symmetry::all(shape);
@@ -116,6 +119,35 @@ impl Packer {
             best = best.min(((u64::from(ip[l]) | (u64::from(io[l]) << 32)) ^ TOP) as i64);
         }
         best as u64 ^ TOP
+    }
+}
+
+impl Packer {
+    /// The canonical `u64` key of `(p, o)` ([`Key::canonical`]) and the index in
+    /// [`Symmetry::all`] of a symmetry that maps `(p, o)` to the image it packs: strong's
+    /// forward pass tracks which images of a position are reached. Boards of at most 32
+    /// squares; without symmetries the key of `(p, o)` itself and the identity.
+    #[inline(always)]
+    pub(crate) fn canonical_by(&self, p: u64, o: u64) -> (u64, usize) {
+        if self.wide.is_empty() {
+            return (<u64 as Key>::encode(self, p, o), 0);
+        }
+        let (mut ip, mut io) = ([0u32; 8], [0u32; 8]);
+        for (r, t) in self.wide.iter().enumerate() {
+            let (a, b) = (
+                &t[(p >> (8 * r)) as u8 as usize].0,
+                &t[(o >> (8 * r)) as u8 as usize].0,
+            );
+            for l in 0..8 {
+                ip[l] |= a[l];
+                io[l] |= b[l];
+            }
+        }
+        let mut best = (u64::MAX, 0);
+        for l in 0..self.symmetries {
+            best = best.min((u64::from(ip[l]) | (u64::from(io[l]) << 32), l));
+        }
+        best
     }
 }
 
@@ -243,6 +275,13 @@ mod tests {
                     <u64 as Key>::canonical(&pk, p, o),
                     slow,
                     "{shape} {p:x} {o:x}"
+                );
+                let (key, s) = pk.canonical_by(p, o);
+                let sym = Symmetry::all(shape)[s];
+                assert_eq!(key, slow);
+                assert_eq!(
+                    <u64 as Key>::encode(&plain, sym.apply(shape, p), sym.apply(shape, o)),
+                    key
                 );
                 assert_eq!(
                     <u64 as Key>::canonical(&plain, p, o),

@@ -4,11 +4,11 @@
 use rayon::prelude::*;
 
 use super::key::Key;
-use super::slot::Slot;
+use super::slot::Stored;
 use crate::memory::HugeBuf;
 
 /// A layer: its positions by colour to move and hash partition, no key twice.
-pub(crate) struct Layer<S: Copy, const N: usize> {
+pub(crate) struct Layer<S: Copy> {
     /// Discs on the board.
     pub discs: u32,
     /// Partitions per colour.
@@ -38,14 +38,14 @@ pub(crate) fn table_index(h: usize, hash: u64, per_half: usize) -> usize {
 
 /// A layer being filled with entries whose number per table ([`table_index`]) is known
 /// beforehand, so that each table is sized once.
-pub(crate) struct Filling<S: Slot<N>, const N: usize> {
+pub(crate) struct Filling<S: Stored> {
     discs: u32,
     per_half: usize,
-    tables: Vec<Table<S, N>>,
+    tables: Vec<Table<S>>,
     ok: bool,
 }
 
-impl<S: Slot<N>, const N: usize> Filling<S, N> {
+impl<S: Stored> Filling<S> {
     fn capacity(n: usize) -> usize {
         if n == 0 {
             0
@@ -63,7 +63,7 @@ impl<S: Slot<N>, const N: usize> Filling<S, N> {
     }
 
     /// Empty tables for `sizes[t]` entries in table `t`.
-    pub(crate) fn new(discs: u32, per_half: usize, sizes: &[usize]) -> Filling<S, N> {
+    pub(crate) fn new(discs: u32, per_half: usize, sizes: &[usize]) -> Filling<S> {
         Filling {
             discs,
             per_half,
@@ -75,14 +75,14 @@ impl<S: Slot<N>, const N: usize> Filling<S, N> {
         }
     }
 
-    /// Adds a position of colour `h` to move, merging its counts with an equal key's.
+    /// Adds a position of colour `h` to move, merged with an equal key's.
     pub(crate) fn insert(&mut self, h: usize, e: S) {
         let hash = e.key().hash();
         self.ok &= self.tables[table_index(h, hash, self.per_half)].insert(e, hash);
     }
 
-    /// The layer; `None` if a merged count overflowed.
-    pub(crate) fn finish(self) -> Option<Layer<S, N>> {
+    /// The layer; `None` if a merge overflowed.
+    pub(crate) fn finish(self) -> Option<Layer<S>> {
         self.ok.then(|| Layer {
             discs: self.discs,
             per_half: self.per_half,
@@ -91,9 +91,9 @@ impl<S: Slot<N>, const N: usize> Filling<S, N> {
     }
 }
 
-impl<S: Slot<N>, const N: usize> Layer<S, N> {
+impl<S: Stored> Layer<S> {
     /// The layer holding `entries` (`(colour to move, slot)`), equal keys merged, split into
-    /// `per_half` partitions per colour. `None` if a merged count overflowed.
+    /// `per_half` partitions per colour. `None` if a merge overflowed.
     ///
     /// Each table is sized for its entries before any is inserted. (Grown from empty, a table
     /// fed the entries of a saved layer, which come in the order of their hashes, piled them
@@ -103,7 +103,7 @@ impl<S: Slot<N>, const N: usize> Layer<S, N> {
         discs: u32,
         per_half: usize,
         entries: Vec<(usize, S)>,
-    ) -> Option<Layer<S, N>> {
+    ) -> Option<Layer<S>> {
         let mut sizes = vec![0usize; 2 * per_half];
         for (h, e) in &entries {
             sizes[table_index(*h, e.key().hash(), per_half)] += 1;
@@ -144,23 +144,23 @@ impl<S: Slot<N>, const N: usize> Layer<S, N> {
 
 /// An open-addressing table (linear probing) of one partition of the next layer. The default
 /// key marks a free slot.
-pub(crate) struct Table<S: Copy, const N: usize> {
+pub(crate) struct Table<S: Copy> {
     /// On whole huge pages (see [`HugeBuf`]): the random probes of a table much larger than
     /// the caches would each walk the page tables otherwise.
     pub(crate) slots: HugeBuf<S>,
     pub(crate) len: usize,
 }
 
-impl<S: Slot<N>, const N: usize> Table<S, N> {
+impl<S: Stored> Table<S> {
     /// A table of at least `capacity` free slots.
-    pub(crate) fn new(capacity: usize) -> Table<S, N> {
+    pub(crate) fn new(capacity: usize) -> Table<S> {
         Table {
             slots: HugeBuf::new(capacity, S::FREE),
             len: 0,
         }
     }
 
-    /// Adds `e` (whose key hashes to `hash`); `false` if a count overflowed.
+    /// Adds `e` (whose key hashes to `hash`); `false` if a merge overflowed.
     #[inline(always)]
     pub(crate) fn insert(&mut self, e: S, hash: u64) -> bool {
         // Grow at a load of 7/8, by half: the keys are well mixed, so probe runs stay short.
@@ -172,7 +172,7 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
         loop {
             let s = &mut self.slots[i];
             if s.same_key(&e) {
-                return s.add(&e);
+                return s.merge(&e);
             }
             if s.is_free() {
                 *s = e;
@@ -186,7 +186,7 @@ impl<S: Slot<N>, const N: usize> Table<S, N> {
         }
     }
 
-    /// Adds every entry of `entries`; `false` if a count overflowed.
+    /// Adds every entry of `entries`; `false` if a merge overflowed.
     ///
     /// The tables together are far larger than the caches, so each insertion would wait for
     /// its slot to come from memory. Instead the slot of each entry is prefetched a few

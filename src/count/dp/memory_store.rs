@@ -3,17 +3,16 @@
 
 use std::time::{Duration, Instant};
 
-use super::building::{Building, Tally, BATCH, CHUNK};
+use super::building::{expand_layer, first_need, Tally, BATCH};
 use super::checkpoint::DpCheckpoint;
 use super::disk;
-use super::expand::Expansion;
+use super::expand::{expand_chunk, Expansion, Local};
 use super::key::{Key, Packer};
 use super::layer::half;
 use super::layer::Layer;
 use super::slot::Slot;
-use crate::board::{legal_moves, Position};
+use crate::board::Position;
 use crate::count::{Class, CountError, CountOptions, LayerRow, MethodResult, Store};
-use crate::memory::{HugeBuf, MemoryError};
 use crate::progress::Progress;
 
 pub(crate) fn run_typed<S: Slot<N>, const N: usize>(
@@ -173,11 +172,7 @@ pub const AUTO_DISK_MIN_MB: u64 = 64;
 /// six per position, in buffers up to twice their length). An expansion that went over the
 /// budget half-way would have freed part of the layer it needs, so this errs on the side of
 /// the disk store. (On 4x7 a guess without the whole current layer went over by a twentieth.)
-fn fits_in_memory<S: Slot<N>, const N: usize>(
-    layer: &Layer<S, N>,
-    growth: f64,
-    budget: u64,
-) -> bool {
+fn fits_in_memory<S: Slot<N>, const N: usize>(layer: &Layer<S>, growth: f64, budget: u64) -> bool {
     let slot = std::mem::size_of::<S>() as f64;
     let next = layer.len() as f64 * growth.clamp(0.5, 4.0) * slot * 8.0 / 7.0 * 1.3;
     let staged = (BATCH.min(layer.len())) as f64 * slot * 12.0;
@@ -200,162 +195,25 @@ fn disk_plan(root: &Position, opts: &CountOptions) -> disk::DiskPlan {
     }
 }
 
-/// Entries of the first batch of a layer at most (more when its first partition is larger):
-/// small, so that the children per position it measures budget the later batches.
-const FIRST_BATCH: usize = 1 << 16;
-
-/// The batch of whole partitions from partition `i` holding at most `cap` entries (at least
-/// one partition): the partition after it and its entries.
-fn batch_from<S: Slot<N>, const N: usize>(
-    layer: &Layer<S, N>,
-    i: usize,
-    cap: usize,
-) -> (usize, usize) {
-    let (mut j, mut n) = (i, 0);
-    while j < layer.parts.len() && (n == 0 || n + layer.parts[j].len() <= cap) {
-        n += layer.parts[j].len();
-        j += 1;
-    }
-    (j, n)
-}
-
-/// The first batch of a layer (see [`FIRST_BATCH`]).
-fn first_batch<S: Slot<N>, const N: usize>(layer: &Layer<S, N>) -> (usize, usize) {
-    batch_from(layer, 0, FIRST_BATCH)
-}
-
-/// The memory the expansion of `layer` needs before its first batch is merged: the layer, the
-/// next layer's first tables, and the first batch's staged children (their number from the
-/// moves of a sample of its entries) with the growth of the tables they may cause.
-fn first_need<S: Slot<N>, const N: usize>(layer: &Layer<S, N>, pk: &Packer, growth: f64) -> usize {
-    let slot = std::mem::size_of::<S>();
-    let (guess, black) = next_layer_guess(layer, growth);
-    let (j, n) = first_batch(layer);
-    let mask = pk.shape.mask();
-    let (mut sampled, mut moves) = (0usize, 0usize);
-    for part in &layer.parts[..j] {
-        let step = part.len().div_ceil(256).max(1);
-        for e in part.iter().step_by(step) {
-            let (p, o) = e.key().decode(pk);
-            moves += (legal_moves(p, o, mask & !(p | o)).count_ones() as usize).max(1);
-            sampled += 1;
-        }
-    }
-    let per_position = moves as f64 / sampled.max(1) as f64;
-    let children = (n as f64 * per_position * 1.2) as usize;
-    let tables = Building::<S, N>::bytes_for(guess, black).max(children * slot * 12 / 7);
-    layer.bytes() + tables + children * slot * 2
-}
-
-/// The next layer's expected positions (from the last growth, aimed a little low: a table
-/// that fills grows by half, and a guess too high would cost memory at the peak; layers grow
-/// by up to about four times early on) and share with black to move (children mostly have
-/// the other colour to move).
-fn next_layer_guess<S: Slot<N>, const N: usize>(layer: &Layer<S, N>, growth: f64) -> (usize, f64) {
-    let guess = (layer.len() as f64 * (0.75 * growth).clamp(0.5, 4.0)) as usize;
-    let black_here = layer.half_len(0) as f64 / layer.len().max(1) as f64;
-    (guess, 1.0 - black_here)
-}
-
-/// Expands one layer into the next, freeing it as it goes, and tallies ended games into
-/// `matrices`. Every large allocation is checked against `budget` before it is made; `first`
-/// is what the tables' first size and the first batch need ([`first_need`], which the caller
-/// also chose the store by).
+/// Expands one layer into the next by [`expand_layer`], tallying ended games into
+/// `matrices`.
 #[allow(clippy::too_many_arguments)]
 fn expand<S: Slot<N>, const N: usize>(
-    mut layer: Layer<S, N>,
+    layer: Layer<S>,
     pk: &Packer,
     growth: f64,
     k: usize,
     matrices: &mut [Vec<u128>],
     peak: &mut usize,
-    (budget, first, whole_process): (u64, usize, bool),
+    limits: (u64, usize, bool),
     progress: &dyn Progress,
-) -> Result<Layer<S, N>, CountError> {
-    let shape = pk.shape;
-    let (guess, black_next) = next_layer_guess(&layer, growth);
-    let over = |needed: usize| {
-        CountError::Memory(MemoryError::OverBudget {
-            what: format!(
-                "counting by layers on {shape} (the layer of {} discs and growing)",
-                layer.discs + 1
-            ),
-            needed_mb: (needed as u64).div_ceil(1 << 20),
-            budget_mb: budget >> 20,
-        })
+) -> Result<Layer<S>, CountError> {
+    let mut tally = Tally::new(k, pk.shape);
+    let stage = |per_half| {
+        let x = Expansion::new(pk, per_half, None);
+        move |c: &[S], b: bool, l: &mut Local<S>| expand_chunk(c, b, &x, l)
     };
-    // Every allocation is budgeted before it is made: the tables' first size and the first
-    // batch here, the staging and the tables' growth before each later batch.
-    if first as u64 > budget {
-        *peak = (*peak).max(first);
-        return Err(over(first));
-    }
-    let mut next = Building::new(guess, black_next);
-    let x = Expansion::new(pk, next.per_half, None);
-    let mut tally = Tally::new(k, shape);
-    let mut ok = true;
-    let slot = std::mem::size_of::<S>();
-    // Children staged per position, and the share of them that were new positions, as the
-    // last batch found them (the first batch, small, is budgeted by `first_need`).
-    let mut per_position = 0.0f64;
-    let mut novel = 1.0f64;
-    let mut i = 0;
-    while i < layer.parts.len() {
-        // A batch of whole partitions of the current layer, its staging within a quarter of
-        // the budget.
-        let (j, n) = if i == 0 {
-            first_batch(&layer)
-        } else {
-            let by_budget = budget as f64 / 4.0 / (per_position * slot as f64 * 2.0);
-            batch_from(&layer, i, (by_budget as usize).clamp(1, BATCH))
-        };
-        if i > 0 {
-            let children = (n as f64 * per_position * 1.2) as usize;
-            let staging = next.staged_capacity_bytes().max(children * slot * 2);
-            let projected =
-                layer.bytes() + next.bytes_after((children as f64 * novel) as usize) + staging;
-            if projected as u64 > budget {
-                *peak = (*peak).max(projected);
-                return Err(over(projected));
-            }
-        }
-        let len_before = next.len();
-        let tasks: Vec<(&[S], bool)> = (i..j)
-            .flat_map(|p| {
-                let btm = p < layer.per_half;
-                layer.parts[p].chunks(CHUNK).map(move |c| (c, btm))
-            })
-            .collect();
-        let staged_bytes = next.expand_batch(&tasks, &x, &mut tally, &mut ok);
-        let now = layer.bytes() + next.bytes() + staged_bytes;
-        *peak = (*peak).max(now);
-        // The process's resident memory too, for what the count does not track.
-        let now = now.max(crate::memory::resident_over_fixed(whole_process) as usize);
-        if now as u64 > budget {
-            return Err(over(now));
-        }
-        for p in &mut layer.parts[i..j] {
-            *p = HugeBuf::new(0, S::FREE);
-        }
-        if n > 0 {
-            per_position = (next.last_staged as f64 / n as f64).max(0.5);
-            novel = ((next.len() - len_before) as f64 / next.last_staged.max(1) as f64)
-                .clamp(0.05, 1.0);
-        }
-        progress.advance(n as u64);
-        i = j;
-        if progress.should_stop() && i < layer.parts.len() {
-            return Err(CountError::Interrupted {
-                done: 0,
-                total: 0,
-                unit: "layers",
-                saved: String::new(),
-            });
-        }
-    }
-    if !ok {
-        return Err(CountError::Overflow("the path counts of a layer"));
-    }
+    let next = expand_layer(layer, pk, growth, stage, &mut tally, peak, limits, progress)?;
     tally.add_into(matrices);
-    Ok(next.into_layer(layer.discs + 1))
+    Ok(next)
 }

@@ -46,7 +46,7 @@ pub(crate) use building::{Building, Tally};
 pub(crate) use expand::Expansion;
 pub(crate) use key::{Key, Packer};
 pub(crate) use layer::{partitions_for, table_index, Filling, Layer};
-pub(crate) use slot::{Entry, Packed2, Slot};
+pub(crate) use slot::{Entry, Packed2, Slot, Stored};
 
 use super::{Class, CountError, CountOptions, MethodResult};
 use crate::board::Position;

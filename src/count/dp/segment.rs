@@ -119,7 +119,7 @@ const PARTS_AT_ONCE: usize = 16;
 /// Any I/O error, and [`ErrorKind::StorageFull`] past `room` or when the disk is full.
 pub(crate) fn write<S: Slot<N>, const N: usize>(
     path: &Path,
-    layer: &mut Layer<S, N>,
+    layer: &mut Layer<S>,
     room: u64,
 ) -> io::Result<SegmentInfo> {
     let tmp = path.with_extension("tmp");
@@ -142,7 +142,7 @@ pub(crate) fn write<S: Slot<N>, const N: usize>(
 
 fn write_to<S: Slot<N>, const N: usize>(
     tmp: &Path,
-    layer: &mut Layer<S, N>,
+    layer: &mut Layer<S>,
     room: u64,
 ) -> io::Result<SegmentInfo> {
     let file = File::create(tmp)?;

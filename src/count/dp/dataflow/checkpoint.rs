@@ -113,7 +113,7 @@ pub(crate) fn save<S: Slot<N>, const N: usize>(
     run_id: u64,
     me: usize,
     peers: usize,
-    layer: &Layer<S, N>,
+    layer: &Layer<S>,
     tally: &[u128],
     rows: &[LayerRow],
 ) -> Result<(), String> {
@@ -179,7 +179,7 @@ fn out_words(out: &mut dyn Write, w: &[u64]) -> std::io::Result<()> {
 
 /// A worker's state read back.
 pub(crate) struct Saved<S: Copy, const N: usize> {
-    pub layer: Layer<S, N>,
+    pub layer: Layer<S>,
     pub tally: Vec<u128>,
     pub rows: Vec<LayerRow>,
 }

@@ -14,7 +14,7 @@ pub(super) struct Part<S: Copy, const N: usize> {
     pub(super) peers: usize,
     /// Tables per colour.
     pub(super) q: usize,
-    pub(super) tables: Vec<Table<S, N>>,
+    pub(super) tables: Vec<Table<S>>,
     /// Entries waiting, by table.
     pub(super) staged: Vec<Vec<S>>,
     pub(super) staged_n: usize,
@@ -103,7 +103,7 @@ impl<S: Slot<N>, const N: usize> Part<S, N> {
     }
 
     /// The finished part of the layer of `discs` discs.
-    pub(super) fn into_layer(mut self, discs: u32) -> Layer<S, N> {
+    pub(super) fn into_layer(mut self, discs: u32) -> Layer<S> {
         self.merge_staged();
         Layer {
             discs,

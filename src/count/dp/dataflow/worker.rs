@@ -88,7 +88,7 @@ pub(crate) fn worker_main<S: Slot<N>, const N: usize>(
 
     let mut tally = vec![0u128; cells];
     let mut rows: Vec<LayerRow> = Vec::new();
-    let mut layer: Layer<S, N>;
+    let mut layer: Layer<S>;
     let mut resumed = 0;
     if job.resume {
         if common == 0 {
@@ -270,7 +270,7 @@ fn first_part<S: Slot<N>, const N: usize>(
     pk: &Packer,
     me: usize,
     peers: usize,
-) -> Layer<S, N> {
+) -> Layer<S> {
     let discs = job.classes[0].disc_count();
     let mut part = Part::<S, N>::new(me, peers, 1, 0.5);
     for (i, c) in job.classes.iter().enumerate() {
@@ -298,7 +298,7 @@ fn exchange_row(discs: u32, stats: &[Stat]) -> ExchangeRow {
 /// their owners in batches, taking in the others' batches between two.
 fn expand_part<S: Slot<N>, const N: usize>(
     rounds: &mut Rounds<'_, S, N>,
-    layer: &mut Layer<S, N>,
+    layer: &mut Layer<S>,
     pk: &Packer,
     l: &mut Local<S>,
     job: &Job,

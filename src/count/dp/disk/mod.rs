@@ -111,7 +111,7 @@ pub(crate) fn start<S: Slot<N>, const N: usize>(
     root: &Position,
     pk: &Packer,
     k: usize,
-    mut layer: Layer<S, N>,
+    mut layer: Layer<S>,
     matrices: &[Vec<u128>],
     rows: &[LayerRow],
     growth: f64,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use super::super::building::{BATCH, CHUNK};
+use super::super::expand::expand_chunk;
 use super::super::segment::{self, DecodeError, SegmentReader};
 use super::super::split::{SplitRange, Splitter};
 use super::super::{Building, Expansion, Key, Packer, Slot, Tally};
@@ -68,7 +69,7 @@ pub(super) fn part<S: Slot<N>, const N: usize>(
     let dir = &plan.dir;
     let slot = std::mem::size_of::<S>();
     let batch = batch_for(plan, slot as f64);
-    let mut next = Building::<S, N>::new((guess * range.fraction() * PRESIZE) as usize, black);
+    let mut next = Building::<S>::new((guess * range.fraction() * PRESIZE) as usize, black);
     let x = Expansion::new(pk, next.per_half, Some((splitter, range)));
     let mut tally = Tally::new(m.classes, pk.shape);
     let mut ok = true;
@@ -139,7 +140,12 @@ pub(super) fn part<S: Slot<N>, const N: usize>(
                 .flat_map(|(v, btm)| v.chunks(CHUNK).map(move |c| (c, *btm)))
                 .collect();
             let n: usize = decoded.iter().map(|(v, _)| v.len()).sum();
-            let staged = next.expand_batch(&tasks, &x, &mut tally, &mut ok);
+            let staged = next.expand_batch(
+                &tasks,
+                &|c, b, l| expand_chunk(c, b, &x, l),
+                &mut tally,
+                &mut ok,
+            );
             let held = next.bytes() + staged + n * slot + blocks_bytes;
             peak = peak.max(held);
             // What the process holds in all, beside what the count knows it holds: the C

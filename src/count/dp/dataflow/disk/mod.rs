@@ -58,7 +58,7 @@ pub(super) const UNEVEN: f64 = 1.05;
 /// Where a worker starts on the disk store: its part of a layer, with what was counted before
 /// it (all empty from the first layer).
 pub(super) struct Start<S: Copy, const N: usize> {
-    pub(super) layer: Layer<S, N>,
+    pub(super) layer: Layer<S>,
     /// This worker's score tallies so far.
     pub(super) tally: Vec<u128>,
     /// Layers expanded, `(discs, positions)`, and the bytes sent per layer, as in [`State`].

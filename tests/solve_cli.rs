@@ -133,6 +133,13 @@ fn batch_solves_a_file_to_a_table_csv_and_json() {
         lines[2].starts_with("2,4,20,black,38,win,a2,"),
         "{csv_text}"
     );
+    // The nodes spent ordering moves are a part of the nodes, some of them at 20 empties.
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = |name: &str| header.iter().position(|&h| h == name).unwrap();
+    let row: Vec<&str> = lines[2].split(',').collect();
+    let nodes: u64 = row[col("nodes")].parse().unwrap();
+    let ordering: u64 = row[col("ordering_nodes")].parse().unwrap();
+    assert!(ordering > 0 && ordering < nodes, "{csv_text}");
 
     // JSON on stdout; the 4x4 value agrees with a plain `solve` of the start (black to move,
     // so its black-relative value is the value for the side to move).

@@ -46,6 +46,8 @@ pub struct Row {
     pub move_values: Option<Vec<MoveValue>>,
     /// Positions searched.
     pub nodes: u64,
+    /// Of `nodes`, those of the heuristic searches that order moves or guess a value.
+    pub ordering_nodes: u64,
     /// Wall time in seconds.
     pub seconds: f64,
     /// Nodes per second.
@@ -81,6 +83,7 @@ impl Row {
                     .collect()
             }),
             nodes: p.nodes,
+            ordering_nodes: p.ordering_nodes,
             seconds: p.seconds,
             nodes_per_second: p.nodes as f64 / p.seconds.max(1e-9),
             mode: p.mode.name(),
@@ -101,6 +104,7 @@ impl Row {
             best_moves: Vec::new(),
             move_values: None,
             nodes: 0,
+            ordering_nodes: 0,
             seconds: 0.0,
             nodes_per_second: 0.0,
             mode: mode.name(),
@@ -129,7 +133,7 @@ pub fn convention_line(mode: Mode, scoring: Scoring) -> String {
 /// The table's header line.
 fn header() -> String {
     format!(
-        "{:>5} {:>5} {:>7} {:>5} {:>6} {:>6} {:<12} {:>14} {:>9} {:>10}\n",
+        "{:>5} {:>5} {:>7} {:>5} {:>6} {:>6} {:<12} {:>14} {:>6} {:>9} {:>10}\n",
         "index",
         "line",
         "empties",
@@ -138,9 +142,16 @@ fn header() -> String {
         "result",
         "best",
         "nodes",
+        "order",
         "seconds",
         "nodes/s"
     )
+}
+
+/// `part` as a percentage of `whole`, for the table's "order" column: the share of the nodes
+/// spent ordering moves (and guessing the root's value) rather than proving.
+fn share(part: u64, whole: u64) -> String {
+    format!("{:.0}%", 100.0 * part as f64 / whole.max(1) as f64)
 }
 
 /// One row of the table.
@@ -162,7 +173,7 @@ fn row_text(r: &Row) -> String {
         r.best_moves.join(",")
     };
     format!(
-        "{:>5} {:>5} {:>7} {:>5} {:>6} {:>6} {:<12} {:>14} {:>9.3} {:>10.3e}\n",
+        "{:>5} {:>5} {:>7} {:>5} {:>6} {:>6} {:<12} {:>14} {:>6} {:>9.3} {:>10.3e}\n",
         r.index,
         r.line,
         r.empties.unwrap_or(0),
@@ -171,6 +182,7 @@ fn row_text(r: &Row) -> String {
         r.result.unwrap_or(""),
         best,
         r.nodes,
+        share(r.ordering_nodes, r.nodes),
         r.seconds,
         r.nodes_per_second
     )
@@ -198,6 +210,7 @@ fn csv(rows: &[Row]) -> Result<Vec<u8>> {
         "result",
         "best_moves",
         "nodes",
+        "ordering_nodes",
         "seconds",
         "nodes_per_second",
         "mode",
@@ -215,6 +228,7 @@ fn csv(rows: &[Row]) -> Result<Vec<u8>> {
             r.result.unwrap_or("").to_string(),
             r.best_moves.join(" "),
             r.nodes.to_string(),
+            r.ordering_nodes.to_string(),
             format!("{:.6}", r.seconds),
             format!("{:.0}", r.nodes_per_second),
             r.mode.to_string(),
@@ -310,12 +324,14 @@ pub fn run(args: &BatchArgs, path: &Path, opts: &SolveOptions) -> Result<()> {
     let seconds = t0.elapsed().as_secs_f64();
     let bad = rows.iter().filter(|r| r.error.is_some()).count();
     let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
+    let ordering: u64 = rows.iter().map(|r| r.ordering_nodes).sum();
     if text_out {
         writeln!(
             stdout,
-            "total: {} positions, {} nodes, {:.3} s, {:.3e} nodes/s, {} threads",
+            "total: {} positions, {} nodes ({} ordering), {:.3} s, {:.3e} nodes/s, {} threads",
             rows.len() - bad,
             nodes,
+            share(ordering, nodes),
             seconds,
             nodes as f64 / seconds.max(1e-9),
             rayon::current_num_threads()

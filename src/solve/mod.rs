@@ -89,6 +89,8 @@ pub struct SolveReport {
     pub move_values: Vec<(Move, i32)>,
     /// Positions searched (interior and end-solver nodes, all threads).
     pub nodes: u64,
+    /// Of `nodes`, those of the heuristic searches that order moves or guess a value.
+    pub ordering_nodes: u64,
     /// Wall time in seconds.
     pub seconds: f64,
     /// Worker threads available to the search.
@@ -304,6 +306,7 @@ impl Solver {
             final_score: (end.black_count(), end.white_count()),
             move_values,
             nodes: ctx.nodes(),
+            ordering_nodes: ctx.ordering_nodes(),
             seconds: t0.elapsed().as_secs_f64(),
             threads: rayon::current_num_threads(),
             scoring: opts.scoring,
@@ -389,5 +392,9 @@ fn principal_variation(
     drop(fixed);
     ctx.nodes
         .fetch_add(fixed_ctx.nodes(), std::sync::atomic::Ordering::Relaxed);
+    ctx.ordering_nodes.fetch_add(
+        fixed_ctx.ordering_nodes(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     pv
 }

@@ -101,6 +101,8 @@ pub struct Proof {
     pub move_values: Vec<(Move, i32)>,
     /// Positions searched (all threads).
     pub nodes: u64,
+    /// Of `nodes`, those of the heuristic searches that order moves or guess a value.
+    pub ordering_nodes: u64,
     /// Wall time in seconds.
     pub seconds: f64,
     /// Worker threads available to the search.
@@ -124,6 +126,7 @@ impl Solver {
                 best_moves: r.best_moves(),
                 move_values: r.move_values.iter().map(|&(m, v)| (m, sign * v)).collect(),
                 nodes: r.nodes,
+                ordering_nodes: r.ordering_nodes,
                 seconds: r.seconds,
                 threads: r.threads,
             };
@@ -160,6 +163,7 @@ impl Solver {
             best_moves,
             move_values: Vec::new(),
             nodes: ctx.nodes(),
+            ordering_nodes: ctx.ordering_nodes(),
             seconds: t0.elapsed().as_secs_f64(),
             threads: rayon::current_num_threads(),
         }

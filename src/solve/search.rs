@@ -192,6 +192,8 @@ pub struct Ctx<'a> {
     pub squares: i32,
     /// Nodes counted by finished searchers.
     pub nodes: AtomicU64,
+    /// Of those, the nodes of the heuristic searches that order moves or guess a value.
+    pub ordering_nodes: AtomicU64,
 }
 
 impl<'a> Ctx<'a> {
@@ -210,6 +212,7 @@ impl<'a> Ctx<'a> {
             stability: Stability::with_edges(shape, tuning.edge_stability),
             squares: shape.squares() as i32,
             nodes: AtomicU64::new(0),
+            ordering_nodes: AtomicU64::new(0),
         }
     }
 
@@ -218,6 +221,13 @@ impl<'a> Ctx<'a> {
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
+
+    /// Of [`Ctx::nodes`], those of the heuristic searches that order moves (and guess a value
+    /// at the root): what the proof spent on ordering rather than on proving.
+    #[must_use]
+    pub fn ordering_nodes(&self) -> u64 {
+        self.ordering_nodes.load(Ordering::Relaxed)
+    }
 }
 
 /// One thread's search: a reference to the shared context, its own node count, and the abort
@@ -225,6 +235,8 @@ impl<'a> Ctx<'a> {
 pub struct Searcher<'a, C> {
     pub(super) ctx: &'a Ctx<'a>,
     pub(super) nodes: u64,
+    /// Of `nodes`, those of the heuristic searches that order moves or guess a value.
+    pub(super) ordering_nodes: u64,
     pub(super) abort: Option<&'a Abort<'a>>,
     /// The copy of the search this searcher runs.
     pub(super) cpu: C,
@@ -233,6 +245,9 @@ pub struct Searcher<'a, C> {
 impl<C> Drop for Searcher<'_, C> {
     fn drop(&mut self) {
         self.ctx.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.ctx
+            .ordering_nodes
+            .fetch_add(self.ordering_nodes, Ordering::Relaxed);
     }
 }
 
@@ -279,6 +294,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         Searcher {
             ctx,
             nodes: 0,
+            ordering_nodes: 0,
             abort,
             cpu,
         }
@@ -661,6 +677,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
+        self.ordering_nodes += 1;
         let moves = legal_moves(p, o, empty);
         if moves == 0 {
             if legal_moves(o, p, empty) == 0 {

@@ -1,5 +1,7 @@
 //! The next layer being built: its tables, the staging buffers of the workers, the score
-//! tally of the games that end, and the memory all of it takes.
+//! tally of the games that end, and the memory all of it takes; and the expansion of one layer
+//! into the next within a memory budget ([`expand_layer`]), which dp's count and strong's
+//! forward pass share.
 
 use std::sync::Mutex;
 

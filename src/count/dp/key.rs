@@ -96,10 +96,10 @@ impl Packer {
         self.shape.unpack(d)
     }
 
-    /// The least packed key `p | o << 32` of an image of the frames `p` and `o` (see
+    /// The packed images of the frames `p` and `o` under every symmetry, lane by lane (see
     /// [`Packer::wide`]).
     #[inline(always)]
-    fn least_image(&self, p: u64, o: u64) -> u64 {
+    fn images(&self, p: u64, o: u64) -> ([u32; 8], [u32; 8]) {
         let (mut ip, mut io) = ([0u32; 8], [0u32; 8]);
         for (r, t) in self.wide.iter().enumerate() {
             let (a, b) = (
@@ -111,6 +111,14 @@ impl Packer {
                 io[l] |= b[l];
             }
         }
+        (ip, io)
+    }
+
+    /// The least packed key `p | o << 32` of an image of the frames `p` and `o` (see
+    /// [`Packer::wide`]).
+    #[inline(always)]
+    fn least_image(&self, p: u64, o: u64) -> u64 {
+        let (ip, io) = self.images(p, o);
         // With the top bit flipped, the keys' order as signed numbers is theirs as unsigned
         // ones, and signed minima compile to vector compares (AVX2 has no unsigned ones).
         const TOP: u64 = 1 << 63;
@@ -120,9 +128,7 @@ impl Packer {
         }
         best as u64 ^ TOP
     }
-}
 
-impl Packer {
     /// The canonical `u64` key of `(p, o)` ([`Key::canonical`]) and the index in
     /// [`Symmetry::all`] of a symmetry that maps `(p, o)` to the image it packs: strong's
     /// forward pass tracks which images of a position are reached. Boards of at most 32
@@ -132,17 +138,7 @@ impl Packer {
         if self.wide.is_empty() {
             return (<u64 as Key>::encode(self, p, o), 0);
         }
-        let (mut ip, mut io) = ([0u32; 8], [0u32; 8]);
-        for (r, t) in self.wide.iter().enumerate() {
-            let (a, b) = (
-                &t[(p >> (8 * r)) as u8 as usize].0,
-                &t[(o >> (8 * r)) as u8 as usize].0,
-            );
-            for l in 0..8 {
-                ip[l] |= a[l];
-                io[l] |= b[l];
-            }
-        }
+        let (ip, io) = self.images(p, o);
         let mut best = (u64::MAX, 0);
         for l in 0..self.symmetries {
             best = best.min((u64::from(ip[l]) | (u64::from(io[l]) << 32), l));

@@ -45,6 +45,8 @@ pub enum Command {
     Solve(cmd::solve::SolveArgs),
     /// Count every complete game exactly: score matrix, lengths, first moves (dp or dfs).
     Count(cmd::count::CountArgs),
+    /// Solve sample 8x8 positions and fit the pattern evaluation the solver orders moves by.
+    TrainEval(cmd::train::TrainArgs),
 }
 
 impl Command {
@@ -62,6 +64,7 @@ impl Command {
             Command::Heuristics(args) => cmd::heuristics::run(&args),
             Command::Solve(args) => cmd::solve::run(&args),
             Command::Count(args) => cmd::count::run(&args),
+            Command::TrainEval(args) => cmd::train::run(&args),
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod positions;
 pub mod report;
 pub mod solve;
 pub mod strong;
+pub mod train;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -63,7 +63,7 @@ pub struct SolveArgs {
     pub pvs: bool,
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
     /// potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering, endgame, parallel, stability, stability-margin,
-    /// edge-stability, stable-eval, pv-null-window, pv-order, guess-scale, last-two.
+    /// edge-stability, stable-eval, pattern-order, pattern-guess, pv-null-window, pv-order, guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -81,6 +81,10 @@ pub struct SolveArgs {
     /// Depth of the shallow ordering search.
     #[arg(long, value_name = "N")]
     pub shallow_depth: Option<u32>,
+    /// With the pattern evaluation (8x8): evaluation units (1/64 disc) added to the shallow
+    /// search's key per point of the mobility ordering key (16 per opponent reply).
+    #[arg(long, value_name = "N")]
+    pub order_mix: Option<i32>,
     /// Nodes of the heuristic search that guesses the first root move's value at 31 empty
     /// squares, a third of it per empty square fewer (all of it with --without guess-scale);
     /// 0 or a budget under 10,000: MTD(f) starts at 0.
@@ -114,6 +118,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
     t.symmetry_empties = args.symmetry_empties.unwrap_or(t.symmetry_empties);
     t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
     t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
+    t.order_mix = args.order_mix.unwrap_or(t.order_mix);
     t.stability_empties = args.stability_empties.unwrap_or(t.stability_empties);
     t.stable_order_empties = args.stable_order_empties.unwrap_or(t.stable_order_empties);
     t.guess_nodes = args.guess_nodes.unwrap_or(t.guess_nodes);
@@ -141,13 +146,15 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             "stability-margin" => t.stability_margin = false,
             "edge-stability" => t.edge_stability = false,
             "stable-eval" => t.stable_eval = false,
+            "pattern-order" => t.pattern_order = false,
+            "pattern-guess" => t.pattern_guess = false,
             "pv-null-window" => t.pv_null_window = false,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, prefetch, \
                      symmetry, etc, ordering, potential, corner-squares, own-mobility, \
                      stable-order, hash-move, table-ordering, endgame, last-two, parallel, \
-                     stability, stability-margin, edge-stability, stable-eval, pv-null-window, \
+                     stability, stability-margin, edge-stability, stable-eval, pattern-order, pattern-guess, pv-null-window, \
                      pv-order or guess-scale"
                 ))
                 .into())

@@ -12,10 +12,12 @@
 //! **Method.** Negamax alpha-beta, fail-soft, with principal-variation search (or MTD(f), see
 //! [`Tuning::mtdf`]), a shared transposition table ([`table`]) keyed by symmetry-canonical forms
 //! near the root, move ordering (hash move, fewest opponent replies, corners, parity, and a
-//! shallow search whose evaluation counts stable discs), enhanced transposition cutoff, a
+//! shallow search whose evaluation counts stable discs, on 8x8 the trained [`pattern`]
+//! evaluation), enhanced transposition cutoff, a
 //! stability cutoff ([`stability`]), a special solver for the last few empty squares
 //! ([`endgame`]) and a parallel young-brothers-wait search on rayon ([`parallel`]). At the root,
-//! MTD(f) starts from a guess by a short heuristic search. Each is switched by a field of
+//! MTD(f) starts from a guess by a short heuristic search ([`train`] fits the pattern
+//! evaluation). Each is switched by a field of
 //! [`Tuning`] so it can be measured; BENCHMARKS.md has the figures.
 //!
 //! **Determinism.** Values are exact, so they do not depend on the number of threads. The
@@ -42,10 +44,12 @@
 pub mod abort;
 pub mod endgame;
 pub mod parallel;
+pub mod pattern;
 pub mod prove;
 pub mod search;
 pub mod stability;
 pub mod table;
+pub mod train;
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -263,7 +267,8 @@ impl Solver {
                 Some(&v) => v,
                 None => {
                     let mut s = searcher(&ctx);
-                    let budget = guess_budget(&opts.tuning, child.empty().count_ones());
+                    let budget =
+                        guess_budget(&opts.tuning, pos.shape(), child.empty().count_ones());
                     if budget > 0 && (first || opts.tuning.guess_all) {
                         guess = -s.guess(child.player(), child.opponent(), budget);
                     }
@@ -314,10 +319,26 @@ impl Solver {
     }
 }
 
-/// The node budget of the root guess for a position with `empties` empty squares (0: no guess).
-fn guess_budget(t: &Tuning, empties: u32) -> u64 {
+/// Nodes of the root guess with the pattern evaluation (8x8), from [`PATTERN_GUESS_EMPTIES`]
+/// empty squares: on FFO #41-49 (one thread) a guess of 100,000 nodes took 5-9% fewer nodes
+/// than none, and one of 300,000 no fewer (BENCHMARKS.md).
+const PATTERN_GUESS_NODES: u64 = 100_000;
+/// Fewest empty squares for the pattern evaluation's root guess: below, a position solves in
+/// about the time of the guess.
+const PATTERN_GUESS_EMPTIES: u32 = 18;
+
+/// The node budget of the root guess for a position of `shape` with `empties` empty squares (0:
+/// no guess).
+fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
     if !t.guess_scale {
         return t.guess_nodes;
+    }
+    if t.pattern_guess && search::patterned(shape) {
+        return if empties >= PATTERN_GUESS_EMPTIES {
+            PATTERN_GUESS_NODES
+        } else {
+            0
+        };
     }
     let budget = (empties..31).fold(t.guess_nodes, |b, _| b / 3);
     if budget < 10_000 {

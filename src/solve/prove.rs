@@ -137,7 +137,7 @@ impl Solver {
         let (value, outcome, best_moves) = {
             let mut s = searcher(&ctx);
             if mode == Mode::Best {
-                let budget = guess_budget(&opts.tuning, pos.empty().count_ones());
+                let budget = guess_budget(&opts.tuning, pos.shape(), pos.empty().count_ones());
                 let guess = if budget > 0 { s.guess(p, o, budget) } else { 0 };
                 let v = s.exact(p, o, guess);
                 let best = keeping_move(&mut *s, pos, v);

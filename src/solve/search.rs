@@ -22,6 +22,7 @@ use crate::board::{legal_moves, Scoring, Shape, Squares, Symmetry};
 use crate::cpu::{Call, Cpu, Job, Level};
 
 use super::abort::Abort;
+use super::pattern::{self, Weights};
 use super::stability::Stability;
 use super::table::Table;
 
@@ -115,6 +116,17 @@ pub struct Tuning {
     pub stability_margin: bool,
     /// Count stable discs in the heuristic evaluation of the shallow ordering search.
     pub stable_eval: bool,
+    /// On 8x8, evaluate with the trained pattern evaluation ([`pattern`]) in the shallow
+    /// ordering search instead of the mobility evaluation.
+    pub pattern_order: bool,
+    /// On 8x8, guess the root's value with the trained pattern evaluation.
+    pub pattern_guess: bool,
+    /// With the pattern evaluation, the shallow search's ordering key adds this many
+    /// evaluation units (1/64 disc) per point of the mobility key of [`Searcher::order_key`]
+    /// (16 per opponent reply), so that of two good moves the one that leaves fewer replies,
+    /// cheaper to prove, goes first. 128 (two discs per reply): on FFO #41-48 (one thread) 0
+    /// took 1.09x the nodes, 64 0.99x and 256 1.08x (BENCHMARKS.md).
+    pub order_mix: i32,
     /// Rebuild the principal variation with null-window tests ("does this move keep the
     /// value?") instead of windows of width two around the value.
     pub pv_null_window: bool,
@@ -159,6 +171,9 @@ impl Default for Tuning {
             stability_margin: true,
             edge_stability: true,
             stable_eval: true,
+            pattern_order: true,
+            pattern_guess: true,
+            order_mix: 128,
             pv_null_window: true,
             guess_nodes: 1_000_000,
             guess_all: false,
@@ -195,6 +210,8 @@ pub struct Ctx<'a> {
     pub nodes: AtomicU64,
     /// Of those, the nodes of the heuristic searches that order moves or guess a value.
     pub ordering_nodes: AtomicU64,
+    /// The trained evaluation, on 8x8 when the tuning asks for it.
+    pub pattern: Option<&'static Weights>,
 }
 
 impl<'a> Ctx<'a> {
@@ -202,6 +219,8 @@ impl<'a> Ctx<'a> {
     /// The table's bounds must have been found under the same rule.
     #[must_use]
     pub fn new(table: &'a Table, tuning: Tuning, shape: Shape, scoring: Scoring) -> Ctx<'a> {
+        let pattern = ((tuning.pattern_order || tuning.pattern_guess) && patterned(shape))
+            .then(pattern::shipped);
         Ctx {
             table,
             tuning,
@@ -214,6 +233,7 @@ impl<'a> Ctx<'a> {
             squares: shape.squares() as i32,
             nodes: AtomicU64::new(0),
             ordering_nodes: AtomicU64::new(0),
+            pattern,
         }
     }
 
@@ -241,6 +261,8 @@ pub struct Searcher<'a, C> {
     pub(super) abort: Option<&'a Abort<'a>>,
     /// The copy of the search this searcher runs.
     pub(super) cpu: C,
+    /// Whether the heuristic searches now evaluate with the context's pattern evaluation.
+    patterned: bool,
 }
 
 impl<C> Drop for Searcher<'_, C> {
@@ -278,6 +300,12 @@ fn neighbours(b: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
+/// Whether the pattern evaluation applies to `shape` (8x8, the board it was trained on).
+#[must_use]
+pub fn patterned(shape: Shape) -> bool {
+    shape.rows() == 8 && shape.cols() == 8
+}
+
 /// The inverse of a symmetry.
 fn inverse(s: Symmetry) -> Symmetry {
     match s {
@@ -298,6 +326,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             ordering_nodes: 0,
             abort,
             cpu,
+            patterned: ctx.pattern.is_some() && ctx.tuning.pattern_order,
         }
     }
 
@@ -478,7 +507,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                     let bit = 1u64 << c.sq;
                     let (np, no) = (o ^ c.flips, p | c.flips | bit);
                     // The opponent's view: lower is better for the mover.
-                    c.key = self.shallow(
+                    let v = self.shallow(
                         np,
                         no,
                         empty ^ bit,
@@ -486,6 +515,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                         -SHALLOW_INF,
                         SHALLOW_INF,
                     );
+                    c.key = if self.patterned {
+                        v + t.order_mix * c.key / 16
+                    } else {
+                        v
+                    };
                 }
             }
         }
@@ -572,7 +606,8 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     }
 
     /// A cheap estimate of the value of `(p, o)` for the side to move, in the units of
-    /// [`Searcher::shallow`] (heuristic points, or 1000 per disc at the end of the game): an
+    /// [`Searcher::shallow`] (heuristic points, or `end_points` per disc at the end of the
+    /// game): an
     /// alpha-beta search to `depth` plies with the heuristic evaluation at the leaves.
     fn estimate_raw(&mut self, p: u64, o: u64, depth: u32) -> i32 {
         let empty = self.ctx.mask & !(p | o);
@@ -581,10 +616,12 @@ impl<'a, C: Cpu> Searcher<'a, C> {
 
     /// A first guess at the value of `(p, o)` for the side to move, in discs, for MTD(f):
     /// iterative deepening of the heuristic search until it has spent `budget` nodes, the last
-    /// two depths averaged (the evaluation swings with the side that moved last), converted at
-    /// about three points per disc. Deterministic: one thread, no table.
+    /// two depths averaged (the evaluation swings with the side that moved last), converted by
+    /// the evaluation's points per disc. Deterministic: one thread, no table.
     pub(super) fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
         let empties = (self.ctx.mask & !(p | o)).count_ones();
+        let ordering = self.patterned;
+        self.patterned = self.ctx.pattern.is_some() && self.ctx.tuning.pattern_guess;
         let start = self.nodes;
         let mut last = None;
         let mut prev = None;
@@ -596,12 +633,23 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             }
         }
         let sq = self.ctx.squares;
-        let v = match (prev, last) {
-            (_, Some(l)) if l.abs() >= 500 => l / 1000,
-            (Some(a), Some(b)) if a.abs() < 500 => (a + b) / (2 * POINTS_PER_DISC),
-            (_, Some(l)) => l / POINTS_PER_DISC,
-            _ => 0,
+        let ppd = self.points_per_disc();
+        let v = if self.patterned {
+            // One scale for evaluations and finished games.
+            match (prev, last) {
+                (Some(a), Some(b)) => (a + b) / (2 * ppd),
+                (_, Some(l)) => l / ppd,
+                _ => 0,
+            }
+        } else {
+            match (prev, last) {
+                (_, Some(l)) if l.abs() >= 500 => l / 1000,
+                (Some(a), Some(b)) if a.abs() < 500 => (a + b) / (2 * ppd),
+                (_, Some(l)) => l / ppd,
+                _ => 0,
+            }
         };
+        self.patterned = ordering;
         v.clamp(-sq, sq)
     }
 
@@ -629,9 +677,34 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             .filter(|&m| legal_moves(p, o, empty) & (1u64 << m) != 0)
     }
 
-    /// A heuristic evaluation for the side to move: mobility (corners double) and corners.
+    /// Points of [`Searcher::evaluate`] per disc of final value.
+    #[inline(always)]
+    fn points_per_disc(&self) -> i32 {
+        if self.patterned {
+            pattern::UNITS_PER_DISC
+        } else {
+            POINTS_PER_DISC
+        }
+    }
+
+    /// Points per disc of a finished game in [`Searcher::shallow`]: above any mobility
+    /// evaluation, or the pattern evaluation's own scale.
+    #[inline(always)]
+    fn end_points(&self) -> i32 {
+        if self.patterned {
+            pattern::UNITS_PER_DISC
+        } else {
+            1000
+        }
+    }
+
+    /// A heuristic evaluation for the side to move: the trained patterns on 8x8, else
+    /// mobility (corners double) and corners.
     #[inline(always)]
     fn evaluate(&self, p: u64, o: u64, empty: u64) -> i32 {
+        if let (true, Some(w)) = (self.patterned, self.ctx.pattern) {
+            return w.evaluate(p, o, empty);
+        }
         let c = self.ctx.corners;
         let mp = legal_moves(p, o, empty);
         let mo = legal_moves(o, p, empty);
@@ -682,7 +755,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let moves = legal_moves(p, o, empty);
         if moves == 0 {
             if legal_moves(o, p, empty) == 0 {
-                return 1000 * self.game_over(p, o);
+                return self.end_points() * self.game_over(p, o);
             }
             return -self.shallow(o, p, empty, depth, -beta, -alpha);
         }
@@ -888,6 +961,54 @@ mod tests {
             for level in crate::cpu::levels() {
                 assert_eq!(run(level), portable, "{level:?}");
             }
+        }
+    }
+
+    #[test]
+    fn pattern_evaluation_changes_no_value() {
+        // 8x8 positions of 13 empty squares from seeded random games, under both rules: the
+        // value with the pattern evaluation ordering every node from 8 empty squares up and
+        // guessing the root, against the value with the mobility evaluation, no shallow
+        // ordering and MTD(f) from 0.
+        let shape = Shape::square(8).unwrap();
+        let patterned = Tuning {
+            shallow_empties: 8,
+            ..Tuning::default()
+        };
+        let plain = Tuning {
+            pattern_order: false,
+            pattern_guess: false,
+            shallow_empties: u32::MAX,
+            ..Tuning::default()
+        };
+        let mut rng = Xoshiro256::from_seed(21);
+        for game in 0..24 {
+            let mut pos = shape.start();
+            while pos.empty().count_ones() > 13 && !pos.is_over() {
+                let turns = pos.legal_turns();
+                pos = pos
+                    .apply(turns[rng.below(turns.len() as u32) as usize])
+                    .unwrap();
+            }
+            let (p, o) = (pos.player(), pos.opponent());
+            let scoring = if game % 2 == 0 {
+                Scoring::Discs
+            } else {
+                Scoring::WinnerTakesEmpties
+            };
+            let value = |tuning: Tuning, guess_nodes: u64| {
+                let table = Table::new(8);
+                let ctx = Ctx::new(&table, tuning, shape, scoring);
+                assert_eq!(ctx.pattern.is_some(), tuning.pattern_order);
+                let mut s = searcher(&ctx);
+                let guess = if guess_nodes > 0 {
+                    s.guess(p, o, guess_nodes)
+                } else {
+                    0
+                };
+                s.exact(p, o, guess)
+            };
+            assert_eq!(value(patterned, 20_000), value(plain, 0), "{pos}");
         }
     }
 }

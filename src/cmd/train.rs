@@ -1,0 +1,153 @@
+//! `reversi train-eval`: solve sample positions and fit the 8x8 pattern evaluation to them.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use reversi_nxn::progress::Progress;
+use reversi_nxn::solve::train::{fit, solve_samples, Sample};
+
+use super::UsageError;
+use crate::bar::Bar;
+
+/// Games solved between two saves of the samples file.
+const CHUNK: u64 = 1024;
+
+/// Arguments of `reversi train-eval`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Games to play and solve one position of (10 to 18 empty squares each).
+    #[arg(long, default_value_t = 100_000)]
+    pub games: u64,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The samples file: solved positions are appended to it, and a run that finds it resumes
+    /// after the games it holds [default: data/eval/samples-seed<SEED>.txt].
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Where to write the fitted weights.
+    #[arg(long, default_value = "assets/eval/pattern8x8.bin")]
+    pub out: PathBuf,
+    /// Passes of the fit over the samples.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: u32,
+    /// Transposition table of each worker, in MiB.
+    #[arg(long, default_value_t = 8)]
+    pub hash_mb: usize,
+}
+
+/// Solves the samples still missing, then fits and writes the weights.
+pub fn run(args: &TrainArgs) -> Result<()> {
+    if args.games < 10 {
+        return Err(UsageError("--games must be at least 10".into()).into());
+    }
+    let data = args
+        .data
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("data/eval/samples-seed{}.txt", args.seed)));
+    let header = format!("# reversi train-eval samples, seed {}", args.seed);
+    let mut lines: Vec<String> = match std::fs::read_to_string(&data) {
+        Ok(text) => text.lines().map(str::to_owned).collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", data.display())),
+    };
+    if lines.is_empty() {
+        if let Some(dir) = data.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        std::fs::write(&data, format!("{header}\n"))
+            .with_context(|| format!("writing {}", data.display()))?;
+        lines.push(header.clone());
+    } else if lines[0] != header {
+        return Err(UsageError(format!(
+            "{} was not written with --seed {} (its first line is '{}')",
+            data.display(),
+            args.seed,
+            lines[0]
+        ))
+        .into());
+    }
+    // One line per game after the header: a sample, or '-' for a game that ended early.
+    let mut samples = Vec::new();
+    for (n, line) in lines.iter().enumerate().skip(1) {
+        if line != "-" {
+            samples.push(
+                Sample::from_line(line)
+                    .map_err(|e| UsageError(format!("{} line {}: {e}", data.display(), n + 1)))?,
+            );
+        }
+    }
+    let mut done = (lines.len() - 1) as u64;
+    if done < args.games {
+        let bar = Bar::new(super::stop_flag());
+        bar.start("games solved", args.games);
+        bar.advance(done);
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&data)
+            .with_context(|| format!("opening {}", data.display()))?;
+        while done < args.games {
+            if bar.should_stop() {
+                bar.finish();
+                return Err(super::Interrupted(format!(
+                    "stopped after {done} of {} games; {} holds them and the same command resumes",
+                    args.games,
+                    data.display()
+                ))
+                .into());
+            }
+            let end = (done + CHUNK).min(args.games);
+            let mut text = String::new();
+            for s in solve_samples(args.seed, done..end, args.hash_mb) {
+                match s {
+                    Some(s) => {
+                        text.push_str(&s.to_line());
+                        samples.push(s);
+                    }
+                    None => text.push('-'),
+                }
+                text.push('\n');
+            }
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .with_context(|| format!("writing {}", data.display()))?;
+            bar.advance(end - done);
+            done = end;
+        }
+        bar.finish();
+    }
+    let samples_used = if done > args.games {
+        // The file holds more games than asked: fit on the first ones only.
+        let keep = lines
+            .iter()
+            .skip(1)
+            .take(args.games as usize)
+            .filter(|l| *l != "-")
+            .count();
+        &samples[..keep]
+    } else {
+        &samples[..]
+    };
+    if samples_used.len() < 10 {
+        return Err(UsageError("fewer than 10 games reached a sample position".into()).into());
+    }
+    let (weights, report) = fit(samples_used, args.epochs);
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&args.out, weights.to_bytes())
+        .with_context(|| format!("writing {}", args.out.display()))?;
+    println!(
+        "fitted on {} samples, {} held out: error {:.2} discs (a constant guess: {:.2}), \
+         correlation {:.3}; weights written to {}",
+        report.train,
+        report.held_out,
+        report.rmse,
+        report.rmse_constant,
+        report.correlation,
+        args.out.display()
+    );
+    Ok(())
+}

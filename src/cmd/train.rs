@@ -24,7 +24,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The samples file: solved positions are appended to it, and a run that finds it resumes
-    /// after the games it holds [default: data/eval/samples-seed<SEED>.txt].
+    /// after the games it holds [default: data/eval/samples-seed`SEED`.txt].
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Where to write the fitted weights.

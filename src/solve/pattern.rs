@@ -202,7 +202,7 @@ pub struct Weights {
 const MAGIC: &[u8; 8] = b"RVPAT8v1";
 
 impl Weights {
-    /// Weights from the file format: [`MAGIC`], the number of weights (u32 little-endian), then
+    /// Weights from the file format: the 8 bytes `RVPAT8v1`, the number of weights (u32 little-endian), then
     /// each as i16 little-endian.
     ///
     /// # Errors

@@ -122,7 +122,7 @@ pub struct Tuning {
     /// On 8x8, guess the root's value with the trained pattern evaluation.
     pub pattern_guess: bool,
     /// With the pattern evaluation, the shallow search's ordering key adds this many
-    /// evaluation units (1/64 disc) per point of the mobility key of [`Searcher::order_key`]
+    /// evaluation units (1/64 disc) per point of the mobility ordering key
     /// (16 per opponent reply), so that of two good moves the one that leaves fewer replies,
     /// cheaper to prove, goes first. 128 (two discs per reply): on FFO #41-48 (one thread) 0
     /// took 1.09x the nodes, 64 0.99x and 256 1.08x (BENCHMARKS.md).

@@ -606,9 +606,9 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     }
 
     /// A cheap estimate of the value of `(p, o)` for the side to move, in the units of
-    /// [`Searcher::shallow`] (heuristic points, or `end_points` per disc at the end of the
-    /// game): an
-    /// alpha-beta search to `depth` plies with the heuristic evaluation at the leaves.
+    /// [`Searcher::shallow`] (heuristic points, or [`Searcher::end_points`] per disc at the end
+    /// of the game): an alpha-beta search to `depth` plies with the heuristic evaluation at the
+    /// leaves.
     fn estimate_raw(&mut self, p: u64, o: u64, depth: u32) -> i32 {
         let empty = self.ctx.mask & !(p | o);
         self.shallow(p, o, empty, depth, -SHALLOW_INF, SHALLOW_INF)

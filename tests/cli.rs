@@ -139,3 +139,44 @@ fn help_works() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("perft"));
 }
+
+#[test]
+fn train_eval_writes_weights_resumes_and_refuses_another_seed() {
+    // A small run: solves 30 games' positions, fits, writes a weights file; the same command
+    // again solves nothing more (the samples file is unchanged) and writes the same weights;
+    // a samples file of another seed is refused.
+    let dir = std::env::temp_dir().join(format!("reversi-cli-{}-train", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("samples.txt");
+    let out = dir.join("w.bin");
+    let args = [
+        "train-eval",
+        "--games",
+        "30",
+        "--epochs",
+        "2",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let first = reversi(&args);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let samples = std::fs::read_to_string(&data).unwrap();
+    // The header and one line per game.
+    assert_eq!(samples.lines().count(), 31);
+    let weights = std::fs::read(&out).unwrap();
+    assert!(reversi_nxn::solve::pattern::Weights::from_bytes(&weights).is_ok());
+    let again = reversi(&args);
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), samples);
+    assert_eq!(std::fs::read(&out).unwrap(), weights);
+    let mut other = args.to_vec();
+    other.extend(["--seed", "2"]);
+    assert_refused(&other, "was not written with --seed 2");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

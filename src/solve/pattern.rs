@@ -163,31 +163,31 @@ pub fn layout() -> &'static Layout {
 pub fn indices(p: u64, o: u64, out: &mut Vec<usize>) {
     let layout = layout();
     for (k, squares) in &layout.instances {
-        let mut idx = 0usize;
-        for &sq in squares {
-            let cell = ((p >> sq) & 1) + 2 * ((o >> sq) & 1);
-            idx = 3 * idx + cell as usize;
-        }
-        out.push(layout.offsets[*k] + idx);
+        out.push(layout.offsets[*k] + configuration(p, o, squares));
     }
+}
+
+/// The configuration of `squares` in `(p, o)`, base 3 (see [`indices`]).
+#[inline]
+fn configuration(p: u64, o: u64, squares: &[u8]) -> usize {
+    let mut idx = 0usize;
+    for &sq in squares {
+        let cell = ((p >> sq) & 1) + 2 * ((o >> sq) & 1);
+        idx = 3 * idx + cell as usize;
+    }
+    idx
 }
 
 /// The scalar features of `(p, o)` with empty squares `empty` (see [`SCALARS`]).
 #[must_use]
 pub fn scalars(p: u64, o: u64, empty: u64) -> [i32; SCALARS] {
+    use super::search::neighbours;
     use crate::board::legal_moves;
-    let near = |b: u64| {
-        const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-        const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-        let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-        let row = b | h;
-        (h | (row << 8) | (row >> 8)) & empty
-    };
     [
         legal_moves(p, o, empty).count_ones() as i32,
         legal_moves(o, p, empty).count_ones() as i32,
-        near(o).count_ones() as i32,
-        near(p).count_ones() as i32,
+        (neighbours(o) & empty).count_ones() as i32,
+        (neighbours(p) & empty).count_ones() as i32,
         1,
     ]
 }
@@ -260,12 +260,7 @@ impl Weights {
         let layout = layout();
         let mut v = 0i32;
         for (k, squares) in &layout.instances {
-            let mut idx = 0usize;
-            for &sq in squares {
-                let cell = ((p >> sq) & 1) + 2 * ((o >> sq) & 1);
-                idx = 3 * idx + cell as usize;
-            }
-            v += i32::from(self.w[layout.offsets[*k] + idx]);
+            v += i32::from(self.w[layout.offsets[*k] + configuration(p, o, squares)]);
         }
         let base = layout.len - SCALARS;
         for (i, x) in scalars(p, o, empty).iter().enumerate() {

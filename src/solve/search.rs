@@ -292,7 +292,7 @@ pub(super) fn final_score(p: u64, o: u64) -> i32 {
 /// The squares next to any of `b` in the 8x8 frame (the caller masks them with empty squares,
 /// which never include off-board bits).
 #[inline]
-fn neighbours(b: u64) -> u64 {
+pub(super) fn neighbours(b: u64) -> u64 {
     const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
     const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
@@ -930,6 +930,18 @@ mod tests {
     use super::*;
     use crate::rng::Xoshiro256;
 
+    /// A position of seeded random play stopped at `empties` empty squares (or at the end).
+    fn random_position(shape: Shape, rng: &mut Xoshiro256, empties: u32) -> crate::board::Position {
+        let mut pos = shape.start();
+        while pos.empty().count_ones() > empties && !pos.is_over() {
+            let turns = pos.legal_turns();
+            pos = pos
+                .apply(turns[rng.below(turns.len() as u32) as usize])
+                .unwrap();
+        }
+        pos
+    }
+
     #[test]
     fn every_copy_agrees() {
         // Every copy of the search this CPU runs (`searcher` runs only the best one) against
@@ -943,13 +955,7 @@ mod tests {
         };
         let mut rng = Xoshiro256::from_seed(11);
         for _ in 0..30 {
-            let mut pos = shape.start();
-            while pos.empty().count_ones() > 16 && !pos.is_over() {
-                let turns = pos.legal_turns();
-                pos = pos
-                    .apply(turns[rng.below(turns.len() as u32) as usize])
-                    .unwrap();
-            }
+            let pos = random_position(shape, &mut rng, 16);
             let (p, o) = (pos.player(), pos.opponent());
             let run = |level: Level| {
                 let table = Table::new(8);
@@ -983,13 +989,7 @@ mod tests {
         };
         let mut rng = Xoshiro256::from_seed(21);
         for game in 0..24 {
-            let mut pos = shape.start();
-            while pos.empty().count_ones() > 13 && !pos.is_over() {
-                let turns = pos.legal_turns();
-                pos = pos
-                    .apply(turns[rng.below(turns.len() as u32) as usize])
-                    .unwrap();
-            }
+            let pos = random_position(shape, &mut rng, 13);
             let (p, o) = (pos.player(), pos.opponent());
             let scoring = if game % 2 == 0 {
                 Scoring::Discs

@@ -100,6 +100,9 @@ pub trait Cpu: Copy + Send + Sync + std::fmt::Debug + 'static {
     /// The discs that a move on `sq` by the owner of `p` flips among `o`, by the fastest code
     /// of this level ([`crate::board::flips`] or [`crate::board::flips_avx2`]).
     fn flips(self, p: u64, o: u64, sq: u32) -> u64;
+    /// The bits of `x` under `mask`, gathered into the low bits in ascending order (`pext`
+    /// from x86-64-v3, a loop over the mask's bits below).
+    fn pext(self, x: u64, mask: u64) -> u64;
     /// Runs `job` compiled with this level's instructions.
     fn run<J: Job>(self, job: J) -> J::Output;
     /// Calls `job` with the words `a` to `d`, compiled with this level's instructions.
@@ -133,6 +136,10 @@ impl Cpu for Portable {
         crate::board::flips(p, o, sq)
     }
     #[inline(always)]
+    fn pext(self, x: u64, mask: u64) -> u64 {
+        pext_portable(x, mask)
+    }
+    #[inline(always)]
     fn run<J: Job>(self, job: J) -> J::Output {
         job.run(self)
     }
@@ -140,6 +147,22 @@ impl Cpu for Portable {
     fn call<J: Call>(self, job: J, a: u64, b: u64, c: u64, d: u64) -> J::Output {
         job.call(self, a, b, c, d)
     }
+}
+
+/// `pext` by a loop over the bits of `mask`, lowest first: the portable twin.
+#[inline(always)]
+#[must_use]
+pub fn pext_portable(x: u64, mask: u64) -> u64 {
+    let (mut out, mut m, mut k) = (0u64, mask, 0);
+    while m != 0 {
+        let low = m & m.wrapping_neg();
+        if x & low != 0 {
+            out |= 1 << k;
+        }
+        k += 1;
+        m ^= low;
+    }
+    out
 }
 
 /// The token of x86-64-v3, made only by [`run_at`] after checking the CPU.
@@ -153,6 +176,11 @@ impl Cpu for V3 {
     fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
         // SAFETY: a `V3` exists only on a CPU with AVX2.
         unsafe { crate::board::flips_avx2(p, o, sq) }
+    }
+    #[inline(always)]
+    fn pext(self, x: u64, mask: u64) -> u64 {
+        // SAFETY: a `V3` exists only on a CPU with BMI2.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
     }
     #[inline(always)]
     fn run<J: Job>(self, job: J) -> J::Output {
@@ -192,6 +220,11 @@ impl Cpu for V4 {
     #[inline(always)]
     fn flips(self, p: u64, o: u64, sq: u32) -> u64 {
         crate::board::flips(p, o, sq)
+    }
+    #[inline(always)]
+    fn pext(self, x: u64, mask: u64) -> u64 {
+        // SAFETY: a `V4` exists only on a CPU with BMI2.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
     }
     #[inline(always)]
     fn run<J: Job>(self, job: J) -> J::Output {

@@ -79,9 +79,13 @@ pub struct SolveArgs {
     /// Fewest empty squares for ordering by a shallow search.
     #[arg(long, value_name = "N")]
     pub shallow_empties: Option<u32>,
-    /// Depth of the shallow ordering search.
+    /// Depth of the shallow ordering search (at --shallow-empties).
     #[arg(long, value_name = "N")]
     pub shallow_depth: Option<u32>,
+    /// One more ply of the shallow ordering search per N empty squares above
+    /// --shallow-empties (0: the same depth everywhere).
+    #[arg(long, value_name = "N")]
+    pub shallow_step: Option<u32>,
     /// With the pattern evaluation (8x8): evaluation units (1/64 disc) added to the shallow
     /// search's key per point of the mobility ordering key (16 per opponent reply).
     #[arg(long, value_name = "N")]
@@ -121,6 +125,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
     t.symmetry_empties = args.symmetry_empties.unwrap_or(t.symmetry_empties);
     t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
     t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
+    t.shallow_step = args.shallow_step.unwrap_or(t.shallow_step);
     t.order_mix = args.order_mix.unwrap_or(t.order_mix);
     t.stability_empties = args.stability_empties.unwrap_or(t.stability_empties);
     t.stable_order_empties = args.stable_order_empties.unwrap_or(t.stable_order_empties);

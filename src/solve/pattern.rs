@@ -19,9 +19,15 @@
 //!
 //! **Twin.** [`indices`] computes each pattern's configuration from the bitboards through
 //! precomputed square lists; the tests check it against a twin that reads the squares of a
-//! [`Position`](crate::board::Position) by row and column.
+//! [`Position`](crate::board::Position) by row and column. The search evaluates by
+//! [`Weights::evaluate_with`], which gathers each pattern's squares at once with `pext` into
+//! tables rearranged by square order; the tests check it against [`Weights::evaluate`].
 
 use std::sync::OnceLock;
+
+use super::search::neighbours;
+use crate::board::legal_moves;
+use crate::cpu::Cpu;
 
 /// Evaluation units per disc of final value.
 pub const UNITS_PER_DISC: i32 = 64;
@@ -181,8 +187,6 @@ fn configuration(p: u64, o: u64, squares: &[u8]) -> usize {
 /// The scalar features of `(p, o)` with empty squares `empty` (see [`SCALARS`]).
 #[must_use]
 pub fn scalars(p: u64, o: u64, empty: u64) -> [i32; SCALARS] {
-    use super::search::neighbours;
-    use crate::board::legal_moves;
     [
         legal_moves(p, o, empty).count_ones() as i32,
         legal_moves(o, p, empty).count_ones() as i32,
@@ -196,6 +200,71 @@ pub fn scalars(p: u64, o: u64, empty: u64) -> [i32; SCALARS] {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Weights {
     w: Vec<i16>,
+    /// The same weights arranged for [`Weights::evaluate_with`].
+    extracted: Extracted,
+}
+
+/// The pattern weights arranged for evaluation by bit extraction: each instance's squares as a
+/// mask, and a table per instance indexed by its configuration read in ascending square order
+/// (the order in which `pext` gathers bits), so no square is read one at a time.
+#[derive(Debug, Clone, PartialEq)]
+struct Extracted {
+    /// Each instance's squares.
+    masks: Vec<u64>,
+    /// Where each instance's table starts in `table`.
+    starts: Vec<u32>,
+    /// Every instance's weights, by ascending-order configuration.
+    table: Vec<i16>,
+}
+
+/// `TERNARY[b]`: the bits of `b` as base-3 digits (bit `j` worth `3^j`), for up to 10 squares.
+static TERNARY: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let (mut v, mut j, mut pow) = (0u16, 0, 1u16);
+        while j < 10 {
+            if b >> j & 1 != 0 {
+                v += pow;
+            }
+            pow *= 3;
+            j += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+impl Extracted {
+    /// The arrangement of `w` (in [`Layout`] order).
+    fn new(w: &[i16]) -> Extracted {
+        let layout = layout();
+        let (mut masks, mut starts, mut table) = (Vec::new(), Vec::new(), Vec::new());
+        for (k, squares) in &layout.instances {
+            let mut asc = squares.clone();
+            asc.sort_unstable();
+            masks.push(asc.iter().fold(0u64, |m, &sq| m | 1 << sq));
+            starts.push(table.len() as u32);
+            for a in 0..3usize.pow(asc.len() as u32) {
+                let (mut p, mut o, mut rest) = (0u64, 0u64, a);
+                for &sq in &asc {
+                    match rest % 3 {
+                        1 => p |= 1 << sq,
+                        2 => o |= 1 << sq,
+                        _ => {}
+                    }
+                    rest /= 3;
+                }
+                table.push(w[layout.offsets[*k] + configuration(p, o, squares)]);
+            }
+        }
+        Extracted {
+            masks,
+            starts,
+            table,
+        }
+    }
 }
 
 /// The first bytes of a weights file.
@@ -223,7 +292,7 @@ impl Weights {
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
-        Ok(Weights { w })
+        Ok(Weights::new(w))
     }
 
     /// The bytes of the file format read by [`Weights::from_bytes`].
@@ -249,7 +318,13 @@ impl Weights {
                     .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
             })
             .collect();
-        Weights { w }
+        Weights::new(w)
+    }
+
+    /// Weights in [`Layout`] order.
+    fn new(w: Vec<i16>) -> Weights {
+        let extracted = Extracted::new(&w);
+        Weights { w, extracted }
     }
 
     /// The evaluation of `(p, o)` for the side to move `p` with empty squares `empty`, in units
@@ -266,6 +341,28 @@ impl Weights {
         for (i, x) in scalars(p, o, empty).iter().enumerate() {
             v += i32::from(self.w[base + i]) * x;
         }
+        v.clamp(-64 * UNITS_PER_DISC, 64 * UNITS_PER_DISC)
+    }
+
+    /// [`Weights::evaluate`] by bit extraction with `cpu`'s instructions (`pext` from
+    /// x86-64-v3), given the mover's legal moves `moves`: the search's evaluation. The same
+    /// value as [`Weights::evaluate`], its twin in the tests.
+    #[inline(always)]
+    #[must_use]
+    pub fn evaluate_with<C: Cpu>(&self, cpu: C, p: u64, o: u64, empty: u64, moves: u64) -> i32 {
+        let x = &self.extracted;
+        let mut v = 0i32;
+        for (&m, &start) in x.masks.iter().zip(&x.starts) {
+            let a = TERNARY[cpu.pext(p, m) as usize] + 2 * TERNARY[cpu.pext(o, m) as usize];
+            v += i32::from(x.table[start as usize + a as usize]);
+        }
+        let s = &self.w[self.w.len() - SCALARS..];
+        let replies = legal_moves(o, p, empty);
+        v += i32::from(s[0]) * moves.count_ones() as i32
+            + i32::from(s[1]) * replies.count_ones() as i32
+            + i32::from(s[2]) * (neighbours(o) & empty).count_ones() as i32
+            + i32::from(s[3]) * (neighbours(p) & empty).count_ones() as i32
+            + i32::from(s[4]);
         v.clamp(-64 * UNITS_PER_DISC, 64 * UNITS_PER_DISC)
     }
 }
@@ -330,6 +427,60 @@ mod tests {
             5 * 6561 + 19683 + 2187 + 729 + 243 + SCALARS,
             "weights"
         );
+    }
+
+    /// [`Weights::evaluate_with`] run with one level's instructions on many positions.
+    struct EvaluateAll<'a> {
+        weights: &'a Weights,
+        positions: &'a [(u64, u64)],
+    }
+
+    impl crate::cpu::Job for EvaluateAll<'_> {
+        type Output = Vec<i32>;
+        fn run<C: Cpu>(self, cpu: C) -> Vec<i32> {
+            let mut out = Vec::new();
+            for &(p, o) in self.positions {
+                let empty = !(p | o);
+                let moves = legal_moves(p, o, empty);
+                out.push(self.weights.evaluate_with(cpu, p, o, empty, moves));
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn extraction_evaluates_as_the_twin_at_every_level() {
+        let shape = Shape::square(8).unwrap();
+        let mut rng = Xoshiro256::from_seed(5);
+        let mut positions = Vec::new();
+        for _ in 0..20 {
+            let mut pos = shape.start();
+            while !pos.is_over() {
+                positions.push((pos.player(), pos.opponent()));
+                let turns = pos.legal_turns();
+                pos = pos
+                    .apply(turns[rng.below(turns.len() as u32) as usize])
+                    .unwrap();
+            }
+        }
+        // Random weights as well as the shipped ones: every table entry differs.
+        let random: Vec<f64> = (0..layout().len)
+            .map(|_| f64::from(rng.below(2001)) / 100.0 - 10.0)
+            .collect();
+        for weights in [shipped(), &Weights::from_discs(&random)] {
+            let twin: Vec<i32> = positions
+                .iter()
+                .map(|&(p, o)| weights.evaluate(p, o, !(p | o)))
+                .collect();
+            assert!(twin.iter().any(|&v| v != twin[0]));
+            for level in crate::cpu::levels() {
+                let job = EvaluateAll {
+                    weights,
+                    positions: &positions,
+                };
+                assert_eq!(crate::cpu::run_at(level, job), twin, "{level:?}");
+            }
+        }
     }
 
     #[test]

@@ -95,8 +95,11 @@ pub struct Tuning {
     /// (`u32::MAX` turns it off). From 18: on FFO #41-49 it took 5-9% fewer nodes than from
     /// 16, which 6x6 had found equal (BENCHMARKS.md).
     pub shallow_empties: u32,
-    /// Depth of that shallow search (plies after the move).
+    /// Depth of that shallow search (plies after the move) at `shallow_empties`.
     pub shallow_depth: u32,
+    /// One more ply of the shallow search per this many empty squares above
+    /// `shallow_empties` (0: the same depth everywhere).
+    pub shallow_step: u32,
     /// Positions with at most this many empty squares go to the special end solver (no table,
     /// parity ordering).
     pub endgame_empties: u32,
@@ -164,6 +167,7 @@ impl Default for Tuning {
             table_ordering: true,
             shallow_empties: 18,
             shallow_depth: 2,
+            shallow_step: 0,
             endgame_empties: 6,
             last_two: true,
             split_empties: 12,
@@ -502,19 +506,16 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             }
         }
         if n_empty >= t.shallow_empties && t.ordering {
+            let depth = match t.shallow_step {
+                0 => t.shallow_depth,
+                step => t.shallow_depth + (n_empty - t.shallow_empties) / step,
+            };
             for c in list.iter_mut() {
                 if c.key > -5_000 {
                     let bit = 1u64 << c.sq;
                     let (np, no) = (o ^ c.flips, p | c.flips | bit);
                     // The opponent's view: lower is better for the mover.
-                    let v = self.shallow(
-                        np,
-                        no,
-                        empty ^ bit,
-                        t.shallow_depth,
-                        -SHALLOW_INF,
-                        SHALLOW_INF,
-                    );
+                    let v = self.shallow(np, no, empty ^ bit, depth, -SHALLOW_INF, SHALLOW_INF);
                     c.key = if self.patterned {
                         v + t.order_mix * c.key / 16
                     } else {
@@ -698,15 +699,14 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         }
     }
 
-    /// A heuristic evaluation for the side to move: the trained patterns on 8x8, else
-    /// mobility (corners double) and corners.
+    /// A heuristic evaluation for the side to move, whose legal moves are `mp`: the trained
+    /// patterns on 8x8, else mobility (corners double) and corners.
     #[inline(always)]
-    fn evaluate(&self, p: u64, o: u64, empty: u64) -> i32 {
+    fn evaluate(&self, p: u64, o: u64, empty: u64, mp: u64) -> i32 {
         if let (true, Some(w)) = (self.patterned, self.ctx.pattern) {
-            return w.evaluate(p, o, empty);
+            return w.evaluate_with(self.cpu, p, o, empty, mp);
         }
         let c = self.ctx.corners;
-        let mp = legal_moves(p, o, empty);
         let mo = legal_moves(o, p, empty);
         let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
         let potential = (neighbours(o) & empty).count_ones() as i32
@@ -760,7 +760,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             return -self.shallow(o, p, empty, depth, -beta, -alpha);
         }
         if depth == 0 {
-            return self.evaluate(p, o, empty);
+            return self.evaluate(p, o, empty, moves);
         }
         let mut best = -SHALLOW_INF;
         for sq in Squares(moves) {

@@ -64,7 +64,8 @@ pub struct SolveArgs {
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
     /// potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering,
     /// endgame, parallel, stability, stability-margin, edge-stability, stable-eval,
-    /// pattern-order, pattern-guess, pv-null-window, pv-order, guess-scale, last-two.
+    /// pattern-order, pattern-guess, pattern-shallow, pv-null-window, pv-order, guess-scale,
+    /// last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -76,7 +77,8 @@ pub struct SolveArgs {
     /// Fewest empty squares for enhanced transposition cutoff.
     #[arg(long, value_name = "N")]
     pub etc_empties: Option<u32>,
-    /// Fewest empty squares for ordering by a shallow search.
+    /// Fewest empty squares for ordering by a shallow search (any of the three --shallow
+    /// options replaces the 8x8 schedule: from 16 empties at depth 1, one ply more per 3).
     #[arg(long, value_name = "N")]
     pub shallow_empties: Option<u32>,
     /// Depth of the shallow ordering search (at --shallow-empties).
@@ -126,6 +128,11 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
     t.shallow_empties = args.shallow_empties.unwrap_or(t.shallow_empties);
     t.shallow_depth = args.shallow_depth.unwrap_or(t.shallow_depth);
     t.shallow_step = args.shallow_step.unwrap_or(t.shallow_step);
+    if args.shallow_empties.is_some() || args.shallow_depth.is_some() || args.shallow_step.is_some()
+    {
+        // Asked for a schedule: it replaces the 8x8 one.
+        t.pattern_shallow = None;
+    }
     t.order_mix = args.order_mix.unwrap_or(t.order_mix);
     t.stability_empties = args.stability_empties.unwrap_or(t.stability_empties);
     t.stable_order_empties = args.stable_order_empties.unwrap_or(t.stable_order_empties);
@@ -156,6 +163,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             "stable-eval" => t.stable_eval = false,
             "pattern-order" => t.pattern_order = false,
             "pattern-guess" => t.pattern_guess = false,
+            "pattern-shallow" => t.pattern_shallow = None,
             "pv-null-window" => t.pv_null_window = false,
             other => {
                 return Err(UsageError(format!(
@@ -163,7 +171,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
                      symmetry, etc, ordering, potential, corner-squares, own-mobility, \
                      stable-order, hash-move, table-ordering, endgame, last-two, parallel, \
                      stability, stability-margin, edge-stability, stable-eval, pattern-order, \
-                     pattern-guess, pv-null-window, pv-order or guess-scale"
+                     pattern-guess, pattern-shallow, pv-null-window, pv-order or guess-scale"
                 ))
                 .into())
             }

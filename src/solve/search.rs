@@ -124,6 +124,12 @@ pub struct Tuning {
     pub pattern_order: bool,
     /// On 8x8, guess the root's value with the trained pattern evaluation.
     pub pattern_guess: bool,
+    /// With the pattern evaluation (8x8), the shallow ordering search's schedule, in place of
+    /// `shallow_empties`, `shallow_depth` and `shallow_step` (`None`: those apply). From 16
+    /// empty squares at depth 1, one more ply per 3 empties (depth 5 at 28 empties), as Edax
+    /// deepens its sort search with the depth: on FFO #41-52 (one thread) it took 0.82x the
+    /// nodes and 0.85x the time of depth 2 from 18 empties (BENCHMARKS.md).
+    pub pattern_shallow: Option<Schedule>,
     /// With the pattern evaluation, the shallow search's ordering key adds this many
     /// evaluation units (1/64 disc) per point of the mobility ordering key
     /// (16 per opponent reply), so that of two good moves the one that leaves fewer replies,
@@ -149,6 +155,33 @@ pub struct Tuning {
     /// Find exact values by a sequence of null-window searches (MTD(f)) instead of one
     /// principal-variation search with the full window (PVS is still used inside).
     pub mtdf: bool,
+}
+
+/// When the shallow ordering search runs, and how deep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Schedule {
+    /// Fewest empty squares at which it runs.
+    pub empties: u32,
+    /// Its depth there (plies after the move).
+    pub depth: u32,
+    /// One more ply per this many empty squares above `empties` (0: the same depth
+    /// everywhere).
+    pub step: u32,
+}
+
+impl Schedule {
+    /// The depth of the shallow search at a node with `n_empty` empty squares, if it runs.
+    #[inline(always)]
+    #[must_use]
+    pub fn depth_at(self, n_empty: u32) -> Option<u32> {
+        if n_empty < self.empties {
+            return None;
+        }
+        Some(match self.step {
+            0 => self.depth,
+            step => self.depth + (n_empty - self.empties) / step,
+        })
+    }
 }
 
 impl Default for Tuning {
@@ -178,6 +211,11 @@ impl Default for Tuning {
             pattern_order: true,
             pattern_guess: true,
             order_mix: 128,
+            pattern_shallow: Some(Schedule {
+                empties: 16,
+                depth: 1,
+                step: 3,
+            }),
             pv_null_window: true,
             guess_nodes: 1_000_000,
             guess_all: false,
@@ -505,11 +543,15 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 c.key = -10_000 + 32 * upper;
             }
         }
-        if n_empty >= t.shallow_empties && t.ordering {
-            let depth = match t.shallow_step {
-                0 => t.shallow_depth,
-                step => t.shallow_depth + (n_empty - t.shallow_empties) / step,
-            };
+        let schedule = match (self.patterned, t.pattern_shallow) {
+            (true, Some(s)) => s,
+            _ => Schedule {
+                empties: t.shallow_empties,
+                depth: t.shallow_depth,
+                step: t.shallow_step,
+            },
+        };
+        if let (Some(depth), true) = (schedule.depth_at(n_empty), t.ordering) {
             for c in list.iter_mut() {
                 if c.key > -5_000 {
                     let bit = 1u64 << c.sq;
@@ -978,7 +1020,11 @@ mod tests {
         // ordering and MTD(f) from 0.
         let shape = Shape::square(8).unwrap();
         let patterned = Tuning {
-            shallow_empties: 8,
+            pattern_shallow: Some(Schedule {
+                empties: 8,
+                depth: 1,
+                step: 2,
+            }),
             ..Tuning::default()
         };
         let plain = Tuning {

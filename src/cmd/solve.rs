@@ -95,8 +95,8 @@ pub struct SolveArgs {
     /// Nodes of the heuristic search that guesses the first root move's value at 31 empty
     /// squares, a third of it per empty square fewer (all of it with --without guess-scale);
     /// 0 or a budget under 10,000: MTD(f) starts at 0. On 8x8 the pattern evaluation's guess
-    /// takes 100,000 nodes from 18 empty squares instead (this budget with --without
-    /// guess-scale).
+    /// takes 100,000 nodes from 18 empty squares and 100,000,000 from 28 instead (this budget
+    /// with --without guess-scale).
     #[arg(long, value_name = "N")]
     pub guess_nodes: Option<u64>,
     /// Guess every root move's value, not only the first one's.

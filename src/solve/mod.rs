@@ -326,6 +326,14 @@ const PATTERN_GUESS_NODES: u64 = 100_000;
 /// Fewest empty squares for the pattern evaluation's root guess: below, a position solves in
 /// about the time of the guess.
 const PATTERN_GUESS_EMPTIES: u32 = 18;
+/// Nodes of the root guess with the pattern evaluation from [`PATTERN_GUESS_LARGE_EMPTIES`]
+/// empty squares. There each disc the guess is off costs MTD(f) a null-window proof of 1e9
+/// nodes or more, a hundred times this: on FFO #54 (28 empties, -2) the guess of 100,000 nodes
+/// was +9, and MTD(f) walked down through five proofs of 1.0-2.4e9 nodes each; this one is 0.
+/// Below, on FFO #49-52, budgets of 1e7-5e7 cost more than they saved (BENCHMARKS.md).
+const PATTERN_GUESS_LARGE: u64 = 100_000_000;
+/// Fewest empty squares for [`PATTERN_GUESS_LARGE`].
+const PATTERN_GUESS_LARGE_EMPTIES: u32 = 28;
 
 /// The node budget of the root guess for a position of `shape` with `empties` empty squares (0:
 /// no guess).
@@ -334,7 +342,9 @@ fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
         return t.guess_nodes;
     }
     if t.pattern_guess && search::patterned(shape) {
-        return if empties >= PATTERN_GUESS_EMPTIES {
+        return if empties >= PATTERN_GUESS_LARGE_EMPTIES {
+            PATTERN_GUESS_LARGE
+        } else if empties >= PATTERN_GUESS_EMPTIES {
             PATTERN_GUESS_NODES
         } else {
             0

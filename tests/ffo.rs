@@ -8,7 +8,7 @@
 //! The values are not in this file: they are read from the suite's annotations.
 //!
 //! The default run checks the easier positions (a few seconds each on two cores); all twenty
-//! (about 22 minutes on two cores, see BENCHMARKS.md):
+//! (about 15 minutes on two cores, see BENCHMARKS.md):
 //!
 //! ```text
 //! cargo test --release --test ffo -- --ignored

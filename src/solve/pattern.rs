@@ -463,7 +463,8 @@ mod tests {
                     .unwrap();
             }
         }
-        // Random weights as well as the shipped ones: every table entry differs.
+        // Random weights as well as the shipped ones, so that a table entry put in the wrong
+        // place shows even where the shipped weights are zero (configurations never seen).
         let random: Vec<f64> = (0..layout().len)
             .map(|_| f64::from(rng.below(2001)) / 100.0 - 10.0)
             .collect();

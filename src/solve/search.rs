@@ -93,7 +93,8 @@ pub struct Tuning {
     /// At nodes with at least this many empty squares, order moves by a shallow search with a
     /// heuristic evaluation (mobility and corners) instead of the opponent's mobility alone
     /// (`u32::MAX` turns it off). From 18: on FFO #41-49 it took 5-9% fewer nodes than from
-    /// 16, which 6x6 had found equal (BENCHMARKS.md).
+    /// 16, which 6x6 had found equal (BENCHMARKS.md). With the pattern evaluation (8x8),
+    /// `pattern_shallow` replaces it and the two fields below.
     pub shallow_empties: u32,
     /// Depth of that shallow search (plies after the move) at `shallow_empties`.
     pub shallow_depth: u32,

@@ -187,8 +187,14 @@ fn configuration(p: u64, o: u64, squares: &[u8]) -> usize {
 /// The scalar features of `(p, o)` with empty squares `empty` (see [`SCALARS`]).
 #[must_use]
 pub fn scalars(p: u64, o: u64, empty: u64) -> [i32; SCALARS] {
+    scalars_given(p, o, empty, legal_moves(p, o, empty))
+}
+
+/// [`scalars`] given the mover's legal moves `moves`.
+#[inline(always)]
+fn scalars_given(p: u64, o: u64, empty: u64, moves: u64) -> [i32; SCALARS] {
     [
-        legal_moves(p, o, empty).count_ones() as i32,
+        moves.count_ones() as i32,
         legal_moves(o, p, empty).count_ones() as i32,
         (neighbours(o) & empty).count_ones() as i32,
         (neighbours(p) & empty).count_ones() as i32,
@@ -337,11 +343,15 @@ impl Weights {
         for (k, squares) in &layout.instances {
             v += i32::from(self.w[layout.offsets[*k] + configuration(p, o, squares)]);
         }
-        let base = layout.len - SCALARS;
-        for (i, x) in scalars(p, o, empty).iter().enumerate() {
-            v += i32::from(self.w[base + i]) * x;
-        }
+        v += self.scalar_sum(scalars(p, o, empty));
         v.clamp(-64 * UNITS_PER_DISC, 64 * UNITS_PER_DISC)
+    }
+
+    /// The weighted sum of the scalar features `x`.
+    #[inline(always)]
+    fn scalar_sum(&self, x: [i32; SCALARS]) -> i32 {
+        let w = &self.w[self.w.len() - SCALARS..];
+        (0..SCALARS).map(|i| i32::from(w[i]) * x[i]).sum()
     }
 
     /// [`Weights::evaluate`] by bit extraction with `cpu`'s instructions (`pext` from
@@ -356,13 +366,7 @@ impl Weights {
             let a = TERNARY[cpu.pext(p, m) as usize] + 2 * TERNARY[cpu.pext(o, m) as usize];
             v += i32::from(x.table[start as usize + a as usize]);
         }
-        let s = &self.w[self.w.len() - SCALARS..];
-        let replies = legal_moves(o, p, empty);
-        v += i32::from(s[0]) * moves.count_ones() as i32
-            + i32::from(s[1]) * replies.count_ones() as i32
-            + i32::from(s[2]) * (neighbours(o) & empty).count_ones() as i32
-            + i32::from(s[3]) * (neighbours(p) & empty).count_ones() as i32
-            + i32::from(s[4]);
+        v += self.scalar_sum(scalars_given(p, o, empty, moves));
         v.clamp(-64 * UNITS_PER_DISC, 64 * UNITS_PER_DISC)
     }
 }

@@ -64,8 +64,8 @@ pub struct SolveArgs {
     /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
     /// potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering,
     /// endgame, parallel, stability, stability-margin, edge-stability, stable-eval,
-    /// pattern-order, pattern-guess, pattern-shallow, pv-null-window, pv-order, guess-scale,
-    /// last-two.
+    /// pattern-order, pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order,
+    /// guess-scale, last-two.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -164,6 +164,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             "pattern-order" => t.pattern_order = false,
             "pattern-guess" => t.pattern_guess = false,
             "pattern-shallow" => t.pattern_shallow = None,
+            "ordered-guess" => t.ordered_guess = false,
             "pv-null-window" => t.pv_null_window = false,
             other => {
                 return Err(UsageError(format!(
@@ -171,7 +172,8 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
                      symmetry, etc, ordering, potential, corner-squares, own-mobility, \
                      stable-order, hash-move, table-ordering, endgame, last-two, parallel, \
                      stability, stability-margin, edge-stability, stable-eval, pattern-order, \
-                     pattern-guess, pattern-shallow, pv-null-window, pv-order or guess-scale"
+                     pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order \
+                     or guess-scale"
                 ))
                 .into())
             }

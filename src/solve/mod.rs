@@ -43,6 +43,7 @@
 
 pub mod abort;
 pub mod endgame;
+pub mod guess;
 pub mod parallel;
 pub mod pattern;
 pub mod prove;
@@ -329,8 +330,9 @@ const PATTERN_GUESS_EMPTIES: u32 = 18;
 /// Nodes of the root guess with the pattern evaluation from [`PATTERN_GUESS_LARGE_EMPTIES`]
 /// empty squares. There each disc the guess is off costs MTD(f) a null-window proof of 1e9
 /// nodes or more, a hundred times this: on FFO #54 (28 empties, -2) the guess of 100,000 nodes
-/// was +9, and MTD(f) walked down through five proofs of 1.0-2.4e9 nodes each; this one is 0.
-/// Below, on FFO #49-52, budgets of 1e7-5e7 cost more than they saved (BENCHMARKS.md).
+/// was +9, and MTD(f) walked down through five proofs of 1.0-2.4e9 nodes each; this one is -1
+/// (the ordered guess reaches depth 14 in 4.2e7 nodes and stops before depth 15). Below, on
+/// FFO #49-52, budgets of 1e7-5e7 cost more than they saved (BENCHMARKS.md).
 const PATTERN_GUESS_LARGE: u64 = 100_000_000;
 /// Fewest empty squares for [`PATTERN_GUESS_LARGE`].
 const PATTERN_GUESS_LARGE_EMPTIES: u32 = 28;

@@ -22,6 +22,7 @@ use crate::board::{legal_moves, Scoring, Shape, Squares, Symmetry};
 use crate::cpu::{Call, Cpu, Job, Level};
 
 use super::abort::Abort;
+use super::guess;
 use super::pattern::{self, Weights};
 use super::stability::Stability;
 use super::table::Table;
@@ -54,7 +55,7 @@ const OWN_MOVE_BONUS: i32 = 4;
 /// Ordering points off per stable disc of the mover after its move.
 const STABLE_ORDER_BONUS: i32 = 8;
 /// Larger than any value of the shallow ordering search.
-const SHALLOW_INF: i32 = 1 << 20;
+pub(super) const SHALLOW_INF: i32 = 1 << 20;
 
 /// Switches and thresholds of the search, one per technique, so each can be measured on and
 /// off (see BENCHMARKS.md). [`Tuning::default`] is the measured best.
@@ -125,6 +126,10 @@ pub struct Tuning {
     pub pattern_order: bool,
     /// On 8x8, guess the root's value with the trained pattern evaluation.
     pub pattern_guess: bool,
+    /// Guess with the pattern evaluation by an ordered search that keeps its best moves from
+    /// one depth to the next ([`guess`](super::guess)), stopping before a depth that would
+    /// overrun the budget; off: the plain shallow search deepened until the budget is spent.
+    pub ordered_guess: bool,
     /// With the pattern evaluation (8x8), the shallow ordering search's schedule, in place of
     /// `shallow_empties`, `shallow_depth` and `shallow_step` (`None`: those apply). From 16
     /// empty squares at depth 1, one more ply per 3 empties (depth 5 at 28 empties), as Edax
@@ -211,6 +216,7 @@ impl Default for Tuning {
             stable_eval: true,
             pattern_order: true,
             pattern_guess: true,
+            ordered_guess: true,
             order_mix: 128,
             pattern_shallow: Some(Schedule {
                 empties: 16,
@@ -659,9 +665,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     }
 
     /// A first guess at the value of `(p, o)` for the side to move, in discs, for MTD(f):
-    /// iterative deepening of the heuristic search until it has spent `budget` nodes, the last
-    /// two depths averaged (the evaluation swings with the side that moved last), converted by
-    /// the evaluation's points per disc. Deterministic: one thread, no table.
+    /// iterative deepening of a heuristic search, the last two depths averaged (the evaluation
+    /// swings with the side that moved last), converted by the evaluation's points per disc.
+    /// With the pattern evaluation, the ordered search of [`guess`](super::guess) deepens while
+    /// the next depth is predicted to fit in `budget` nodes; else the plain shallow search
+    /// deepens until it has spent `budget`. Deterministic: one thread, not the solver's table.
     pub(super) fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
         let empties = (self.ctx.mask & !(p | o)).count_ones();
         let ordering = self.patterned;
@@ -669,11 +677,31 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let start = self.nodes;
         let mut last = None;
         let mut prev = None;
-        for depth in 1..=empties {
-            prev = last;
-            last = Some(self.estimate_raw(p, o, depth));
-            if self.nodes - start >= budget {
-                break;
+        if self.patterned && self.ctx.tuning.ordered_guess {
+            let mut best = guess::BestMoves::new();
+            // Each iteration's nodes. Odd and even depths grow apart (the evaluation's swing
+            // with the side that moved last), so an iteration's cost is predicted from the
+            // two before it of the same parity.
+            let mut costs: Vec<u64> = Vec::new();
+            for depth in 1..=empties {
+                if let [.., a, _, b, _] = costs[..] {
+                    let next = b as f64 * b as f64 / a.max(1) as f64;
+                    if (self.nodes - start) as f64 + next > budget as f64 {
+                        break;
+                    }
+                }
+                let before = self.nodes;
+                prev = last;
+                last = Some(self.midgame(&mut best, p, o, depth, -SHALLOW_INF, SHALLOW_INF));
+                costs.push(self.nodes - before);
+            }
+        } else {
+            for depth in 1..=empties {
+                prev = last;
+                last = Some(self.estimate_raw(p, o, depth));
+                if self.nodes - start >= budget {
+                    break;
+                }
             }
         }
         let sq = self.ctx.squares;
@@ -734,7 +762,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// Points per disc of a finished game in [`Searcher::shallow`]: above any mobility
     /// evaluation, or the pattern evaluation's own scale.
     #[inline(always)]
-    fn end_points(&self) -> i32 {
+    pub(super) fn end_points(&self) -> i32 {
         if self.patterned {
             pattern::UNITS_PER_DISC
         } else {
@@ -769,7 +797,15 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// Fail-soft alpha-beta to `depth` plies with [`Searcher::evaluate`] at the leaves and the
     /// real score (scaled past any evaluation) at the end of the game: for move ordering only.
     #[inline(always)]
-    fn shallow(&mut self, p: u64, o: u64, empty: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    pub(super) fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        empty: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let cpu = self.cpu;
         cpu.run(ShallowCall {
             s: self,

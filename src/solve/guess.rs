@@ -1,0 +1,223 @@
+//! The root guess of MTD(f) with the pattern evaluation (8x8): iterative deepening of an ordered
+//! principal-variation search.
+//!
+//! Each iteration searches one ply deeper with the full window. At a node with at least
+//! [`LEAF_DEPTH`]` + 1` plies to go, the move that was best there in the iteration before comes
+//! first, then the others by a shallower search's value ([`sort_depth`]); below, the plain
+//! shallow search of [`Searcher::shallow`] (row-major order) finishes the line. The best moves
+//! live in a small table of the guess's own ([`BestMoves`]), never in the solver's table, whose
+//! entries are exact bounds. Everything is deterministic: one thread, a table that starts
+//! empty, and a budget in nodes.
+//!
+//! The budget: an iteration starts only if the one before, times its growth over the one before
+//! that, still fits in what is left of the budget, so a guess spends about its budget and never
+//! a large multiple of it.
+//!
+//! **Twin.** With every move ordered and no pruning beyond alpha-beta, the value at a given depth
+//! is the plain shallow search's to the same depth; the tests check that.
+
+use crate::board::{legal_moves, Squares};
+use crate::cpu::Cpu;
+
+use super::search::{Cand, Searcher, SHALLOW_INF};
+
+/// Plies to go at which the ordered search hands over to the plain shallow search.
+const LEAF_DEPTH: u32 = 2;
+
+/// Slots of [`BestMoves`] (a power of two).
+const SLOTS: usize = 1 << 16;
+
+/// The depth of the search that orders the moves at a node with `depth` plies to go: the
+/// evaluation itself up to 4, one ply more per three.
+fn sort_depth(depth: u32) -> u32 {
+    depth.saturating_sub(2) / 3
+}
+
+/// The best move found at each position of the guess's search: one slot per hash, the newest
+/// store kept.
+pub(super) struct BestMoves {
+    slots: Vec<(u64, u64, u32)>,
+}
+
+impl BestMoves {
+    /// An empty table.
+    pub(super) fn new() -> BestMoves {
+        BestMoves {
+            slots: vec![(0, 0, u32::MAX); SLOTS],
+        }
+    }
+
+    fn slot(p: u64, o: u64) -> usize {
+        let h = (p ^ o.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 48) as usize & (SLOTS - 1)
+    }
+
+    /// The best move stored for `(p, o)`, if any.
+    fn get(&self, p: u64, o: u64) -> Option<u32> {
+        let (sp, so, m) = self.slots[Self::slot(p, o)];
+        (sp == p && so == o && m != u32::MAX).then_some(m)
+    }
+
+    fn put(&mut self, p: u64, o: u64, m: u32) {
+        self.slots[Self::slot(p, o)] = (p, o, m);
+    }
+}
+
+impl<C: Cpu> Searcher<'_, C> {
+    /// The heuristic value of `(p, o)` for the side to move, searched `depth` plies deep with the
+    /// window `(alpha, beta)` (fail-soft), in the units of [`Searcher::shallow`]: an ordered
+    /// principal-variation search that records its best moves in `best`.
+    pub(super) fn midgame(
+        &mut self,
+        best: &mut BestMoves,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let empty = self.ctx.mask & !(p | o);
+        if depth <= LEAF_DEPTH {
+            return self.shallow(p, o, empty, depth, alpha, beta);
+        }
+        self.nodes += 1;
+        self.ordering_nodes += 1;
+        let moves = legal_moves(p, o, empty);
+        if moves == 0 {
+            if legal_moves(o, p, empty) == 0 {
+                return self.end_points() * self.game_over(p, o);
+            }
+            return -self.midgame(best, o, p, depth, -beta, -alpha);
+        }
+        let first = best.get(p, o);
+        let sort = sort_depth(depth);
+        let mut list: Vec<Cand> = Vec::with_capacity(moves.count_ones() as usize);
+        for sq in Squares(moves) {
+            let flips = self.cpu.flips(p, o, sq);
+            let bit = 1u64 << sq;
+            let key = if Some(sq) == first {
+                i32::MIN
+            } else {
+                // The opponent's view: lower is better for the mover.
+                self.shallow(
+                    o ^ flips,
+                    p | flips | bit,
+                    empty ^ bit,
+                    sort,
+                    -SHALLOW_INF,
+                    SHALLOW_INF,
+                )
+            };
+            list.push(Cand { sq, flips, key });
+        }
+        // Stable: equal keys stay in row-major order.
+        list.sort_by_key(|c| c.key);
+        let mut value = -SHALLOW_INF;
+        let mut best_move = list[0].sq;
+        for (i, c) in list.iter().enumerate() {
+            let (np, no) = (o ^ c.flips, p | c.flips | (1u64 << c.sq));
+            let v = if i == 0 {
+                -self.midgame(best, np, no, depth - 1, -beta, -alpha)
+            } else {
+                let v = -self.midgame(best, np, no, depth - 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta {
+                    -self.midgame(best, np, no, depth - 1, -beta, -v)
+                } else {
+                    v
+                }
+            };
+            if v > value {
+                value = v;
+                best_move = c.sq;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best.put(p, o, best_move);
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Scoring, Shape};
+    use crate::cpu::Job;
+    use crate::rng::Xoshiro256;
+    use crate::solve::search::{Ctx, Tuning};
+    use crate::solve::table::Table;
+
+    /// Each position's ordered and plain values at depths 1 to 5 (the ordered search reusing
+    /// its best moves from one depth to the next, as the guess does).
+    struct BothSearches<'a> {
+        ctx: &'a Ctx<'a>,
+        positions: &'a [(u64, u64)],
+    }
+
+    impl Job for BothSearches<'_> {
+        type Output = Vec<(i32, i32)>;
+        fn run<C: Cpu>(self, cpu: C) -> Vec<(i32, i32)> {
+            let mut s = Searcher::new(self.ctx, cpu, None);
+            let mut out = Vec::new();
+            for &(p, o) in self.positions {
+                let mut best = BestMoves::new();
+                let empty = self.ctx.mask & !(p | o);
+                for depth in 1..=5 {
+                    out.push((
+                        s.midgame(&mut best, p, o, depth, -SHALLOW_INF, SHALLOW_INF),
+                        s.shallow(p, o, empty, depth, -SHALLOW_INF, SHALLOW_INF),
+                    ));
+                }
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn ordered_search_has_the_plain_searchs_value_at_every_level() {
+        let shape = Shape::square(8).unwrap();
+        let table = Table::new(1);
+        let ctx = Ctx::new(
+            &table,
+            Tuning::default(),
+            shape,
+            Scoring::WinnerTakesEmpties,
+        );
+        assert!(ctx.pattern.is_some());
+        let mut rng = Xoshiro256::from_seed(7);
+        let mut positions = Vec::new();
+        for game in 0..12 {
+            // From 20 to 53 empty squares, some games near their end.
+            let stop = 20 + 3 * game;
+            let mut pos = shape.start();
+            while pos.empty().count_ones() > stop && !pos.is_over() {
+                let turns = pos.legal_turns();
+                pos = pos
+                    .apply(turns[rng.below(turns.len() as u32) as usize])
+                    .unwrap();
+            }
+            positions.push((pos.player(), pos.opponent()));
+        }
+        for level in crate::cpu::levels() {
+            let job = BothSearches {
+                ctx: &ctx,
+                positions: &positions,
+            };
+            let values = crate::cpu::run_at(level, job);
+            assert_eq!(values.len(), 60);
+            for (i, (ordered, plain)) in values.into_iter().enumerate() {
+                assert_eq!(
+                    ordered,
+                    plain,
+                    "{level:?}: position {}, depth {}",
+                    i / 5,
+                    i % 5 + 1
+                );
+            }
+        }
+    }
+}

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use reversi_nxn::progress::Progress;
-use reversi_nxn::solve::train::{fit, solve_samples, Sample};
+use reversi_nxn::solve::train::{fit, solve_samples, Sample, SAMPLE_EMPTIES};
 
 use super::UsageError;
 use crate::bar::Bar;
@@ -17,14 +17,18 @@ const CHUNK: u64 = 1024;
 /// Arguments of `reversi train-eval`.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// Games to play and solve one position of (10 to 18 empty squares each).
+    /// Games to play and solve one position of (of --empties empty squares).
     #[arg(long, default_value_t = 100_000)]
     pub games: u64,
+    /// The empty squares of the solved positions, LO-HI (each game draws one), at most 30.
+    #[arg(long, value_name = "LO-HI", default_value = "10-18")]
+    pub empties: String,
     /// Seed of the games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The samples file: solved positions are appended to it, and a run that finds it resumes
-    /// after the games it holds [default: data/eval/samples-seed`SEED`.txt].
+    /// after the games it holds [default: data/eval/samples-seed`SEED`.txt, or
+    /// samples-seed`SEED`-e`LO`-`HI`.txt for other --empties].
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Where to write the fitted weights.
@@ -43,11 +47,27 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if args.games < 10 {
         return Err(UsageError("--games must be at least 10".into()).into());
     }
+    let empties = parse_empties(&args.empties)?;
+    // The shipped samples' range keeps its old file name and header.
+    let tag = if empties == SAMPLE_EMPTIES {
+        String::new()
+    } else {
+        format!("-e{}-{}", empties.start(), empties.end())
+    };
     let data = args
         .data
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("data/eval/samples-seed{}.txt", args.seed)));
-    let header = format!("# reversi train-eval samples, seed {}", args.seed);
+        .unwrap_or_else(|| PathBuf::from(format!("data/eval/samples-seed{}{tag}.txt", args.seed)));
+    let header = if tag.is_empty() {
+        format!("# reversi train-eval samples, seed {}", args.seed)
+    } else {
+        format!(
+            "# reversi train-eval samples, seed {}, empties {}-{}",
+            args.seed,
+            empties.start(),
+            empties.end()
+        )
+    };
     let mut lines: Vec<String> = match std::fs::read_to_string(&data) {
         Ok(text) => text.lines().map(str::to_owned).collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -62,9 +82,10 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         lines.push(header.clone());
     } else if lines[0] != header {
         return Err(UsageError(format!(
-            "{} was not written with --seed {} (its first line is '{}')",
+            "{} was not written with --seed {} --empties {} (its first line is '{}')",
             data.display(),
             args.seed,
+            args.empties,
             lines[0]
         ))
         .into());
@@ -100,7 +121,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             }
             let end = (done + CHUNK).min(args.games);
             let mut text = String::new();
-            for s in solve_samples(args.seed, done..end, args.hash_mb) {
+            for s in solve_samples(args.seed, done..end, &empties, args.hash_mb) {
                 match s {
                     Some(s) => {
                         text.push_str(&s.to_line());
@@ -150,4 +171,22 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         args.out.display()
     );
     Ok(())
+}
+
+/// The range of `--empties`: `LO-HI` with `1 <= LO <= HI <= 30`.
+fn parse_empties(text: &str) -> Result<std::ops::RangeInclusive<u32>> {
+    let bad = || {
+        UsageError(format!(
+            "--empties '{text}': expected LO-HI with 1 <= LO <= HI <= 30"
+        ))
+    };
+    let (lo, hi) = text.split_once('-').ok_or_else(bad)?;
+    let (lo, hi): (u32, u32) = (
+        lo.trim().parse().map_err(|_| bad())?,
+        hi.trim().parse().map_err(|_| bad())?,
+    );
+    if lo == 0 || lo > hi || hi > 30 {
+        return Err(bad().into());
+    }
+    Ok(lo..=hi)
 }

@@ -214,6 +214,19 @@ impl Solver {
         s.exact(pos.player(), pos.opponent(), 0)
     }
 
+    /// [`Solver::value`], with MTD(f) starting from the root guess that `solve --mode best`
+    /// makes (on 8x8 with the pattern evaluation from 18 empty squares) instead of 0: the same
+    /// value, in fewer null-window tests when it is far from 0.
+    pub fn guessed_value(&mut self, pos: &Position) -> i32 {
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
+        let mut s = searcher(&ctx);
+        let (p, o) = (pos.player(), pos.opponent());
+        let budget = guess_budget(&self.tuning, pos.shape(), pos.empty().count_ones());
+        let guess = if budget > 0 { s.guess(p, o, budget) } else { 0 };
+        s.exact(p, o, guess)
+    }
+
     /// A fail-soft window search of `pos` for the side to move: a result `r` strictly inside
     /// `(alpha, beta)` is the exact value, `r <= alpha` means the value is at most `r`, and
     /// `r >= beta` means it is at least `r`. With `beta = alpha + 1` it is the cheapest test of

@@ -4,7 +4,7 @@
 //! **Samples.** Game `i` of seed `s` is played from the start by a noisy heuristic player (a
 //! random legal move one time in four, else the move the simple evaluation of
 //! [`crate::play::eval`] likes best with some noise) until it has a drawn number of empty
-//! squares, 10 to 18; that position is solved exactly under the Othello rule (empty squares to
+//! squares, 10 to 18 unless asked otherwise ([`SAMPLE_EMPTIES`]); that position is solved exactly under the Othello rule (empty squares to
 //! the winner). Each game has its own random stream, so the samples do not depend on the thread
 //! count or on where a run was interrupted.
 //!
@@ -12,6 +12,8 @@
 //! sample in each of its eight symmetric images, in a fixed shuffled order, one thread: the same
 //! samples always give the same weights. The last tenth of the samples is held out and the fit
 //! reports its error there.
+
+use std::ops::RangeInclusive;
 
 use rayon::prelude::*;
 
@@ -60,13 +62,16 @@ impl Sample {
     }
 }
 
+/// The empty squares of the shipped samples' positions.
+pub const SAMPLE_EMPTIES: RangeInclusive<u32> = 10..=18;
+
 /// The position of game `index` of `seed` to be solved, or `None` when that game ended before
-/// reaching its drawn number of empty squares.
+/// reaching its drawn number of empty squares (drawn uniformly from `empties`).
 #[must_use]
-pub fn sample_position(seed: u64, index: u64) -> Option<Position> {
+pub fn sample_position(seed: u64, index: u64, empties: &RangeInclusive<u32>) -> Option<Position> {
     let shape = Shape::square(8).expect("8x8 is a board");
     let mut rng = Xoshiro256::for_stream(seed, index);
-    let target = 10 + rng.below(9);
+    let target = empties.start() + rng.below(empties.end() - empties.start() + 1);
     let mut pos = shape.start();
     while pos.empty().count_ones() > target {
         if pos.is_over() {
@@ -92,12 +97,14 @@ pub fn sample_position(seed: u64, index: u64) -> Option<Position> {
     (!pos.is_over()).then_some(pos)
 }
 
-/// Solves the sample positions of games `range` of `seed` (in parallel, each worker with a
-/// table of `hash_mb` MiB); `None` for games that ended early. In the order of the games.
+/// Solves the sample positions (of `empties` empty squares) of games `range` of `seed` (in
+/// parallel, each worker with a table of `hash_mb` MiB); `None` for games that ended early. In
+/// the order of the games.
 #[must_use]
 pub fn solve_samples(
     seed: u64,
     range: std::ops::Range<u64>,
+    empties: &RangeInclusive<u32>,
     hash_mb: usize,
 ) -> Vec<Option<Sample>> {
     range
@@ -109,8 +116,8 @@ pub fn solve_samples(
                 s
             },
             |solver, i| {
-                let pos = sample_position(seed, i)?;
-                let value = solver.value(&pos);
+                let pos = sample_position(seed, i, empties)?;
+                let value = solver.guessed_value(&pos);
                 Some(Sample {
                     p: pos.player(),
                     o: pos.opponent(),
@@ -253,16 +260,16 @@ mod tests {
     fn samples_are_exact_and_do_not_depend_on_the_order() {
         // Each sample's value against a separate solve of its position; a range solved in two
         // pieces gives the same samples.
-        let all = solve_samples(7, 0..8, 4);
-        let mut pieces = solve_samples(7, 0..3, 4);
-        pieces.extend(solve_samples(7, 3..8, 4));
+        let all = solve_samples(7, 0..8, &SAMPLE_EMPTIES, 4);
+        let mut pieces = solve_samples(7, 0..3, &SAMPLE_EMPTIES, 4);
+        pieces.extend(solve_samples(7, 3..8, &SAMPLE_EMPTIES, 4));
         assert_eq!(all, pieces);
         let mut solver = Solver::new(4);
         solver.set_scoring(Scoring::WinnerTakesEmpties);
         let mut solved = 0;
         for (i, s) in all.iter().enumerate() {
             if let Some(s) = s {
-                let pos = sample_position(7, i as u64).unwrap();
+                let pos = sample_position(7, i as u64, &SAMPLE_EMPTIES).unwrap();
                 assert_eq!((pos.player(), pos.opponent()), (s.p, s.o));
                 assert!((10..=18).contains(&pos.empty().count_ones()));
                 assert_eq!(solver.value(&pos), i32::from(s.value));

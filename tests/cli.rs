@@ -178,5 +178,14 @@ fn train_eval_writes_weights_resumes_and_refuses_another_seed() {
     let mut other = args.to_vec();
     other.extend(["--seed", "2"]);
     assert_refused(&other, "was not written with --seed 2");
+    // Another range of empty squares is another stream: its header differs.
+    let mut deeper = args.to_vec();
+    deeper.extend(["--empties", "11-12"]);
+    assert_refused(&deeper, "was not written with --seed 1 --empties 11-12");
+    for bad in ["0-5", "12-11", "20-31", "12", "a-b"] {
+        let mut a = args.to_vec();
+        a.extend(["--empties", bad]);
+        assert_refused(&a, "expected LO-HI with 1 <= LO <= HI <= 30");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

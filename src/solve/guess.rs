@@ -2,16 +2,18 @@
 //! principal-variation search.
 //!
 //! Each iteration searches one ply deeper with the full window. At a node with at least
-//! [`LEAF_DEPTH`]` + 1` plies to go, the move that was best there in the iteration before comes
-//! first, then the others by a shallower search's value ([`sort_depth`]); below, the plain
-//! shallow search of [`Searcher::shallow`] (row-major order) finishes the line. The best moves
-//! live in a small table of the guess's own ([`BestMoves`]), never in the solver's table, whose
+//! `LEAF_DEPTH + 1` plies to go, the move that was best there in the iteration before comes
+//! first, then the others by a shallower search's value (`sort_depth`); below, the plain
+//! shallow search of `Searcher::shallow` (row-major order) finishes the line. The best moves
+//! live in a small table of the guess's own (`BestMoves`), never in the solver's table, whose
 //! entries are exact bounds. Everything is deterministic: one thread, a table that starts
 //! empty, and a budget in nodes.
 //!
-//! The budget: an iteration starts only if the one before, times its growth over the one before
-//! that, still fits in what is left of the budget, so a guess spends about its budget and never
-//! a large multiple of it.
+//! The budget: an iteration starts only if its cost, predicted from the two iterations before
+//! it of the same parity (odd and even depths grow apart, as the evaluation swings with the
+//! side that moved last), fits in what is left of the budget. So a guess spends at most about
+//! its budget; the plain search it replaces checked the budget only after each depth and
+//! overshot it up to fourfold.
 //!
 //! **Twin.** With every move ordered and no pruning beyond alpha-beta, the value at a given depth
 //! is the plain shallow search's to the same depth; the tests check that.

@@ -127,7 +127,7 @@ pub struct Tuning {
     /// On 8x8, guess the root's value with the trained pattern evaluation.
     pub pattern_guess: bool,
     /// Guess with the pattern evaluation by an ordered search that keeps its best moves from
-    /// one depth to the next ([`guess`](super::guess)), stopping before a depth that would
+    /// one depth to the next ([`guess`]), stopping before a depth that would
     /// overrun the budget; off: the plain shallow search deepened until the budget is spent.
     pub ordered_guess: bool,
     /// With the pattern evaluation (8x8), the shallow ordering search's schedule, in place of

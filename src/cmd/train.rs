@@ -17,7 +17,7 @@ const CHUNK: u64 = 1024;
 /// Arguments of `reversi train-eval`.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// Games to play and solve one position of (of --empties empty squares).
+    /// Games to play; one position of each (with --empties empty squares) is solved.
     #[arg(long, default_value_t = 100_000)]
     pub games: u64,
     /// The empty squares of the solved positions, LO-HI (each game draws one), at most 30.

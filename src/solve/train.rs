@@ -4,9 +4,10 @@
 //! **Samples.** Game `i` of seed `s` is played from the start by a noisy heuristic player (a
 //! random legal move one time in four, else the move the simple evaluation of
 //! [`crate::play::eval`] likes best with some noise) until it has a drawn number of empty
-//! squares, 10 to 18 unless asked otherwise ([`SAMPLE_EMPTIES`]); that position is solved exactly under the Othello rule (empty squares to
-//! the winner). Each game has its own random stream, so the samples do not depend on the thread
-//! count or on where a run was interrupted.
+//! squares, 10 to 18 unless asked otherwise ([`SAMPLE_EMPTIES`]); that position is solved
+//! exactly under the Othello rule (empty squares to the winner). Each game has its own random
+//! stream, so the samples do not depend on the thread count or on where a run was
+//! interrupted.
 //!
 //! **Fit.** Stochastic gradient descent on the squared error with a small L2 penalty, every
 //! sample in each of its eight symmetric images, in a fixed shuffled order, one thread: the same

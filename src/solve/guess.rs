@@ -37,13 +37,13 @@ fn sort_depth(depth: u32) -> u32 {
 
 /// The best move found at each position of the guess's search: one slot per hash, the newest
 /// store kept.
-pub(super) struct BestMoves {
+struct BestMoves {
     slots: Vec<(u64, u64, u32)>,
 }
 
 impl BestMoves {
     /// An empty table.
-    pub(super) fn new() -> BestMoves {
+    fn new() -> BestMoves {
         BestMoves {
             slots: vec![(0, 0, u32::MAX); SLOTS],
         }
@@ -66,10 +66,35 @@ impl BestMoves {
 }
 
 impl<C: Cpu> Searcher<'_, C> {
+    /// The values of the last two depths (`(one before, last)`) of the ordered search of
+    /// `(p, o)`, deepened while the next depth is predicted to fit in what is left of `budget`
+    /// nodes.
+    pub(super) fn deepen(&mut self, p: u64, o: u64, budget: u64) -> (Option<i32>, Option<i32>) {
+        let empties = (self.ctx.mask & !(p | o)).count_ones();
+        let start = self.nodes;
+        let mut best = BestMoves::new();
+        let (mut prev, mut last) = (None, None);
+        // Each depth's nodes, for predicting the next from the two before it of its parity.
+        let mut costs: Vec<u64> = Vec::new();
+        for depth in 1..=empties {
+            if let [.., a, _, b, _] = costs[..] {
+                let next = b as f64 * b as f64 / a.max(1) as f64;
+                if (self.nodes - start) as f64 + next > budget as f64 {
+                    break;
+                }
+            }
+            let before = self.nodes;
+            prev = last;
+            last = Some(self.midgame(&mut best, p, o, depth, -SHALLOW_INF, SHALLOW_INF));
+            costs.push(self.nodes - before);
+        }
+        (prev, last)
+    }
+
     /// The heuristic value of `(p, o)` for the side to move, searched `depth` plies deep with the
     /// window `(alpha, beta)` (fail-soft), in the units of [`Searcher::shallow`]: an ordered
     /// principal-variation search that records its best moves in `best`.
-    pub(super) fn midgame(
+    fn midgame(
         &mut self,
         best: &mut BestMoves,
         p: u64,

@@ -60,7 +60,7 @@ use crate::progress::Progress;
 
 pub use prove::{Mode, Outcome, Proof};
 pub use search::Tuning;
-use search::{searcher, Ctx};
+use search::{searcher, Ctx, Search};
 use table::Table;
 
 /// How to solve: the search's switches and the scoring rule.
@@ -221,10 +221,7 @@ impl Solver {
         self.prepare(pos.shape(), self.scoring);
         let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
         let mut s = searcher(&ctx);
-        let (p, o) = (pos.player(), pos.opponent());
-        let budget = guess_budget(&self.tuning, pos.shape(), pos.empty().count_ones());
-        let guess = if budget > 0 { s.guess(p, o, budget) } else { 0 };
-        s.exact(p, o, guess)
+        exact_from_guess(&mut *s, &self.tuning, pos)
     }
 
     /// A fail-soft window search of `pos` for the side to move: a result `r` strictly inside
@@ -349,6 +346,15 @@ const PATTERN_GUESS_EMPTIES: u32 = 18;
 const PATTERN_GUESS_LARGE: u64 = 100_000_000;
 /// Fewest empty squares for [`PATTERN_GUESS_LARGE`].
 const PATTERN_GUESS_LARGE_EMPTIES: u32 = 28;
+
+/// The exact value of `pos` for the side to move by `s`, MTD(f) starting from the root guess
+/// of [`guess_budget`] (from 0 when there is none).
+fn exact_from_guess(s: &mut dyn Search, t: &Tuning, pos: &Position) -> i32 {
+    let (p, o) = (pos.player(), pos.opponent());
+    let budget = guess_budget(t, pos.shape(), pos.empty().count_ones());
+    let guess = if budget > 0 { s.guess(p, o, budget) } else { 0 };
+    s.exact(p, o, guess)
+}
 
 /// The node budget of the root guess for a position of `shape` with `empties` empty squares (0:
 /// no guess).

@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::search::{searcher, Ctx, Search};
-use super::{guess_budget, SolveOptions, Solver};
+use super::{exact_from_guess, SolveOptions, Solver};
 use crate::board::{Move, Position, Scoring, Squares};
 use crate::progress::Silent;
 
@@ -137,9 +137,7 @@ impl Solver {
         let (value, outcome, best_moves) = {
             let mut s = searcher(&ctx);
             if mode == Mode::Best {
-                let budget = guess_budget(&opts.tuning, pos.shape(), pos.empty().count_ones());
-                let guess = if budget > 0 { s.guess(p, o, budget) } else { 0 };
-                let v = s.exact(p, o, guess);
+                let v = exact_from_guess(&mut *s, &opts.tuning, pos);
                 let best = keeping_move(&mut *s, pos, v);
                 (Some(v), Outcome::of(v), best.into_iter().collect())
             } else {

@@ -22,7 +22,6 @@ use crate::board::{legal_moves, Scoring, Shape, Squares, Symmetry};
 use crate::cpu::{Call, Cpu, Job, Level};
 
 use super::abort::Abort;
-use super::guess;
 use super::pattern::{self, Weights};
 use super::stability::Stability;
 use super::table::Table;
@@ -127,7 +126,7 @@ pub struct Tuning {
     /// On 8x8, guess the root's value with the trained pattern evaluation.
     pub pattern_guess: bool,
     /// Guess with the pattern evaluation by an ordered search that keeps its best moves from
-    /// one depth to the next ([`guess`]), stopping before a depth that would
+    /// one depth to the next ([`super::guess`]), stopping before a depth that would
     /// overrun the budget; off: the plain shallow search deepened until the budget is spent.
     pub ordered_guess: bool,
     /// With the pattern evaluation (8x8), the shallow ordering search's schedule, in place of
@@ -678,23 +677,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let mut last = None;
         let mut prev = None;
         if self.patterned && self.ctx.tuning.ordered_guess {
-            let mut best = guess::BestMoves::new();
-            // Each iteration's nodes. Odd and even depths grow apart (the evaluation's swing
-            // with the side that moved last), so an iteration's cost is predicted from the
-            // two before it of the same parity.
-            let mut costs: Vec<u64> = Vec::new();
-            for depth in 1..=empties {
-                if let [.., a, _, b, _] = costs[..] {
-                    let next = b as f64 * b as f64 / a.max(1) as f64;
-                    if (self.nodes - start) as f64 + next > budget as f64 {
-                        break;
-                    }
-                }
-                let before = self.nodes;
-                prev = last;
-                last = Some(self.midgame(&mut best, p, o, depth, -SHALLOW_INF, SHALLOW_INF));
-                costs.push(self.nodes - before);
-            }
+            (prev, last) = self.deepen(p, o, budget);
         } else {
             for depth in 1..=empties {
                 prev = last;

@@ -65,7 +65,7 @@ pub struct SolveArgs {
     /// potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering,
     /// endgame, parallel, stability, stability-margin, edge-stability, stable-eval,
     /// pattern-order, pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order,
-    /// guess-scale, last-two.
+    /// guess-scale, last-two, probcut, defer-ordering.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -166,14 +166,16 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             "pattern-shallow" => t.pattern_shallow = None,
             "ordered-guess" => t.ordered_guess = false,
             "pv-null-window" => t.pv_null_window = false,
+            "probcut" => t.probcut = None,
+            "defer-ordering" => t.defer_ordering = false,
             other => {
                 return Err(UsageError(format!(
                     "unknown technique '{other}' for --without: expected table, prefetch, \
                      symmetry, etc, ordering, potential, corner-squares, own-mobility, \
                      stable-order, hash-move, table-ordering, endgame, last-two, parallel, \
                      stability, stability-margin, edge-stability, stable-eval, pattern-order, \
-                     pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order \
-                     or guess-scale"
+                     pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order, \
+                     guess-scale, probcut or defer-ordering"
                 ))
                 .into())
             }

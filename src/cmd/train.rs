@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use reversi_nxn::progress::Progress;
+use reversi_nxn::solve::probcut::evaluation_errors;
 use reversi_nxn::solve::train::{fit, solve_samples, Sample, SAMPLE_EMPTIES};
 
 use super::UsageError;
@@ -40,6 +41,14 @@ pub struct TrainArgs {
     /// Transposition table of each worker, in MiB.
     #[arg(long, default_value_t = 8)]
     pub hash_mb: usize,
+    /// Solve nothing and fit nothing: print the shipped evaluation's error against the
+    /// samples file's exact values (the first --games games) by empty squares, searched 0 to
+    /// this many plies deep: the figures behind probcut's margins.
+    #[arg(long, value_name = "MAX_DEPTH")]
+    pub errors: Option<u32>,
+    /// With --errors, only the last tenth of the samples (the part the fit holds out).
+    #[arg(long, requires = "errors")]
+    pub held_out: bool,
 }
 
 /// Solves the samples still missing, then fits and writes the weights.
@@ -73,6 +82,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(e).with_context(|| format!("reading {}", data.display())),
     };
+    if args.errors.is_some() && lines.len() < 2 {
+        return Err(UsageError(format!("--errors: {} holds no samples", data.display())).into());
+    }
     if lines.is_empty() {
         if let Some(dir) = data.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -101,6 +113,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         }
     }
     let mut done = (lines.len() - 1) as u64;
+    if let Some(depth) = args.errors {
+        return print_errors(&lines, &samples, args, depth);
+    }
     if done < args.games {
         let bar = Bar::new(super::stop_flag());
         bar.start("games solved", args.games);
@@ -139,18 +154,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         }
         bar.finish();
     }
-    let samples_used = if done > args.games {
-        // The file holds more games than asked: fit on the first ones only.
-        let keep = lines
-            .iter()
-            .skip(1)
-            .take(args.games as usize)
-            .filter(|l| *l != "-")
-            .count();
-        &samples[..keep]
-    } else {
-        &samples[..]
-    };
+    let samples_used = first_games(&lines, &samples, args.games);
     if samples_used.len() < 10 {
         return Err(UsageError("fewer than 10 games reached a sample position".into()).into());
     }
@@ -170,6 +174,37 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         report.correlation,
         args.out.display()
     );
+    Ok(())
+}
+
+/// The samples of the first `games` games of a samples file's `lines` (all when it holds fewer).
+fn first_games<'s>(lines: &[String], samples: &'s [Sample], games: u64) -> &'s [Sample] {
+    let keep = lines
+        .iter()
+        .skip(1)
+        .take(usize::try_from(games).unwrap_or(usize::MAX))
+        .filter(|l| *l != "-")
+        .count();
+    &samples[..keep.min(samples.len())]
+}
+
+/// `--errors`: the table of the shallow search's errors against the samples.
+fn print_errors(lines: &[String], samples: &[Sample], args: &TrainArgs, depth: u32) -> Result<()> {
+    let mut used = first_games(lines, samples, args.games);
+    if args.held_out {
+        used = &used[used.len() - used.len() / 10..];
+    }
+    if used.is_empty() {
+        return Err(UsageError("--errors: no samples to measure".into()).into());
+    }
+    let depths: Vec<u32> = (0..=depth.min(8)).collect();
+    println!("empties  depth  positions  mean error  sd (discs; exact minus search)");
+    for r in evaluation_errors(used, &depths) {
+        println!(
+            "{:>7}  {:>5}  {:>9}  {:>10.2}  {:>5.2}",
+            r.empties, r.depth, r.count, r.mean, r.sd
+        );
+    }
     Ok(())
 }
 

@@ -46,6 +46,7 @@ pub mod endgame;
 pub mod guess;
 pub mod parallel;
 pub mod pattern;
+pub mod probcut;
 pub mod prove;
 pub mod search;
 pub mod stability;

@@ -37,6 +37,7 @@ impl<C: Cpu> Searcher<'_, C> {
                     return (-INF, c.sq);
                 }
                 let mut s = Searcher::new(ctx, self.cpu, Some(&abort));
+                s.sel = self.sel;
                 let (np, no) = (o ^ c.flips, p | c.flips | (1u64 << c.sq));
                 let v = -s.search(np, no, -beta, -alpha);
                 if s.aborted() {

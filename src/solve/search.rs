@@ -23,8 +23,9 @@ use crate::cpu::{Call, Cpu, Job, Level};
 
 use super::abort::Abort;
 use super::pattern::{self, Weights};
+use super::probcut::Probcut;
 use super::stability::Stability;
-use super::table::Table;
+use super::table::{Bound, Table};
 
 /// Larger than any value.
 pub const INF: i32 = 65;
@@ -160,6 +161,15 @@ pub struct Tuning {
     /// Find exact values by a sequence of null-window searches (MTD(f)) instead of one
     /// principal-variation search with the full window (PVS is still used inside).
     pub mtdf: bool,
+    /// With the pattern evaluation (8x8), selective MTD(f) passes with probcut before the
+    /// exact one ([`super::probcut`]). On FFO #49-52 (one thread) levels 1.5 then 2.0 from 12
+    /// empty squares took 0.80x the nodes and 0.86x the time of none, on #54 0.66x the nodes
+    /// (BENCHMARKS.md).
+    pub probcut: Option<Probcut>,
+    /// At a node with a hash move, run the shallow ordering searches of the other moves only
+    /// after the hash move has failed to cut off (on FFO #49-52 with probcut, one thread, 0.99x
+    /// the nodes).
+    pub defer_ordering: bool,
 }
 
 /// When the shallow ordering search runs, and how deep.
@@ -228,6 +238,12 @@ impl Default for Tuning {
             guess_scale: true,
             pv_order: true,
             mtdf: true,
+            probcut: Some(Probcut {
+                root_empties: 20,
+                empties: 12,
+                levels: &[150, 200],
+            }),
+            defer_ordering: true,
         }
     }
 }
@@ -310,7 +326,9 @@ pub struct Searcher<'a, C> {
     /// The copy of the search this searcher runs.
     pub(super) cpu: C,
     /// Whether the heuristic searches now evaluate with the context's pattern evaluation.
-    patterned: bool,
+    pub(super) patterned: bool,
+    /// 0 for the exact search; else the probcut level of a selective search.
+    pub(super) sel: u8,
 }
 
 impl<C> Drop for Searcher<'_, C> {
@@ -375,6 +393,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             abort,
             cpu,
             patterned: ctx.pattern.is_some() && ctx.tuning.pattern_order,
+            sel: 0,
         }
     }
 
@@ -415,6 +434,10 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     pub(super) fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
         if !self.ctx.tuning.mtdf {
             return self.search(p, o, -INF, INF);
+        }
+        let guess = self.selective(p, o, guess);
+        if self.aborted() {
+            return 0;
         }
         let (mut lower, mut upper) = (-INF + 1, INF - 1);
         let mut g = guess.clamp(-64, 64);
@@ -476,20 +499,28 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let mut hash_move = None;
         if t.table {
             if let Some(b) = ctx.table.get(kp, ko) {
-                if b.lower >= beta || b.lower == b.upper {
-                    return b.lower;
+                if b.sel <= self.sel {
+                    if b.lower >= beta || b.lower == b.upper {
+                        return b.lower;
+                    }
+                    if b.upper <= alpha {
+                        return b.upper;
+                    }
+                    alpha = alpha.max(b.lower);
+                    beta = beta.min(b.upper);
                 }
-                if b.upper <= alpha {
-                    return b.upper;
-                }
-                alpha = alpha.max(b.lower);
-                beta = beta.min(b.upper);
                 if t.hash_move {
                     hash_move = b
                         .best
                         .map(|m| inverse(sym).apply_square(ctx.shape, m))
                         .filter(|&m| moves & (1u64 << m) != 0);
                 }
+            }
+        }
+
+        if self.sel > 0 && beta == alpha + 1 && self.patterned {
+            if let Some(v) = self.probcut(p, o, empty, moves, n_empty, alpha) {
+                return v;
             }
         }
 
@@ -536,7 +567,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         for (c, &(cp, co)) in list.iter_mut().zip(&child_keys) {
             let mut known = None;
             if etc {
-                if let Some(b) = ctx.table.get(cp, co) {
+                if let Some(b) = ctx.table.get(cp, co).filter(|b| b.sel <= self.sel) {
                     if -b.upper >= beta {
                         return -b.upper;
                     }
@@ -557,20 +588,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 step: t.shallow_step,
             },
         };
-        if let (Some(depth), true) = (schedule.depth_at(n_empty), t.ordering) {
-            for c in list.iter_mut() {
-                if c.key > -5_000 {
-                    let bit = 1u64 << c.sq;
-                    let (np, no) = (o ^ c.flips, p | c.flips | bit);
-                    // The opponent's view: lower is better for the mover.
-                    let v = self.shallow(np, no, empty ^ bit, depth, -SHALLOW_INF, SHALLOW_INF);
-                    c.key = if self.patterned {
-                        v + t.order_mix * c.key / 16
-                    } else {
-                        v
-                    };
-                }
-            }
+        let sort_depth = schedule.depth_at(n_empty).filter(|_| t.ordering);
+        // With a hash move, the shallow searches wait until it has failed to cut off.
+        let defer = t.defer_ordering && hash_move.is_some() && sort_depth.is_some();
+        if let (Some(depth), false) = (sort_depth, defer) {
+            self.shallow_keys(list, p, o, empty, depth);
         }
         if t.ordering || t.table_ordering || hash_move.is_some() {
             // Stable: equal keys stay in row-major order.
@@ -580,7 +602,14 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = list[0].sq;
-        for (i, c) in list.iter().enumerate() {
+        for i in 0..list.len() {
+            if i == 1 && defer {
+                if let Some(depth) = sort_depth {
+                    self.shallow_keys(&mut list[1..], p, o, empty, depth);
+                    list[1..].sort_by_key(|c| c.key);
+                }
+            }
+            let c = list[i];
             let (np, no) = (o ^ c.flips, p | c.flips | (1u64 << c.sq));
             let v = if i == 0 {
                 -self.search(np, no, -beta, -alpha)
@@ -626,9 +655,34 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 (best, best)
             };
             let stored = sym.apply_square(ctx.shape, best_move);
-            ctx.table.put(kp, ko, n_empty, lower, upper, Some(stored));
+            let bound = Bound {
+                lower,
+                upper,
+                best: Some(stored),
+                sel: self.sel,
+            };
+            ctx.table.put(kp, ko, n_empty, bound);
         }
         best
+    }
+
+    /// Orders `list`, moves of `(p, o)`, by the shallow search to `depth` after each (moves the
+    /// table already ranked keep their keys).
+    fn shallow_keys(&mut self, list: &mut [Cand], p: u64, o: u64, empty: u64, depth: u32) {
+        let mix = self.ctx.tuning.order_mix;
+        for c in list.iter_mut() {
+            if c.key > -5_000 {
+                let bit = 1u64 << c.sq;
+                let (np, no) = (o ^ c.flips, p | c.flips | bit);
+                // The opponent's view: lower is better for the mover.
+                let v = self.shallow(np, no, empty ^ bit, depth, -SHALLOW_INF, SHALLOW_INF);
+                c.key = if self.patterned {
+                    v + mix * c.key / 16
+                } else {
+                    v
+                };
+            }
+        }
     }
 
     /// The stability cutoff: the side to move ends with at most the squares the other side's
@@ -756,7 +810,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// A heuristic evaluation for the side to move, whose legal moves are `mp`: the trained
     /// patterns on 8x8, else mobility (corners double) and corners.
     #[inline(always)]
-    fn evaluate(&self, p: u64, o: u64, empty: u64, mp: u64) -> i32 {
+    pub(super) fn evaluate(&self, p: u64, o: u64, empty: u64, mp: u64) -> i32 {
         if let (true, Some(w)) = (self.patterned, self.ctx.pattern) {
             return w.evaluate_with(self.cpu, p, o, empty, mp);
         }

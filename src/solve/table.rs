@@ -6,12 +6,16 @@
 //! ```text
 //!  bit  0..8   lower bound + 64     bit 24..32  empty squares (the subtree's size class)
 //!  bit  8..16  upper bound + 64     bit 32..48  version (bumped on every write)
-//!  bit 16..24  best move (255 none) bit 63      lock (a write is in progress)
+//!  bit 16..24  best move (255 none) bit 48..52  selectivity (0: exact)
+//!                                   bit 63      lock (a write is in progress)
 //! ```
 //!
-//! Bounds are exact facts about a position (the final disc difference for the side to move
+//! Exact bounds are facts about a position (the final disc difference for the side to move
 //! under perfect play lies in `[lower, upper]`), so they never go stale and the table can be
-//! kept across queries on the same board shape.
+//! kept across queries on the same board shape. The selective passes of
+//! [`probcut`](super::probcut) store bounds marked with their level, which only searches as
+//! selective read; a selective store never replaces an exact entry of the same position, and
+//! an exact store replaces a selective entry's bounds.
 //!
 //! Threads share the table without locks on reads: a reader takes the data word, then the key,
 //! then the data word again, and trusts the entry only if the two data words agree and no write
@@ -35,6 +39,9 @@ pub struct Bound {
     pub upper: i32,
     /// The best move found (a frame bit), if any.
     pub best: Option<u32>,
+    /// 0 when the bounds are exact; else the selectivity level of the probcut search that
+    /// found them (higher: less sure), for searches at that level or a higher one only.
+    pub sel: u8,
 }
 
 /// One slot: key words and the data word.
@@ -146,18 +153,17 @@ impl Table {
     }
 
     /// Records that the value of `(p, o)`, a position with `empties` empty squares, lies in
-    /// `[lower, upper]` with best move `best`. Bounds already stored for the same position are
-    /// kept where tighter.
+    /// `[bound.lower, bound.upper]` with best move `bound.best`, found by a search of
+    /// selectivity `bound.sel` (0: exact). Bounds already stored for the same position at the
+    /// same selectivity are kept where tighter; a surer entry stays as it is.
     #[inline]
-    pub fn put(
-        &self,
-        p: u64,
-        o: u64,
-        empties: u32,
-        mut lower: i32,
-        mut upper: i32,
-        mut best: Option<u32>,
-    ) {
+    pub fn put(&self, p: u64, o: u64, empties: u32, bound: Bound) {
+        let Bound {
+            mut lower,
+            mut upper,
+            mut best,
+            sel,
+        } = bound;
         let b = self.bucket(p, o);
         let (first, second) = (&self.entries[b], &self.entries[b + 1]);
         // Same position in either slot: update it in place.
@@ -170,8 +176,14 @@ impl Table {
                 && e.o.load(Ordering::Relaxed) == o
             {
                 let old = unpack(d);
-                lower = lower.max(old.lower);
-                upper = upper.min(old.upper);
+                if old.sel < sel {
+                    // Surer bounds stay.
+                    return;
+                }
+                if old.sel == sel {
+                    lower = lower.max(old.lower);
+                    upper = upper.min(old.upper);
+                }
                 best = best.or(old.best);
                 target = Some(e);
                 break;
@@ -197,19 +209,20 @@ impl Table {
         e.o.store(o, Ordering::Relaxed);
         let version = ((old >> 32) & 0xFFFF) % 0xFFFF + 1; // 1..=65535, never 0
         e.data.store(
-            pack(lower, upper, best, empties) | (version << 32),
+            pack(lower, upper, best, empties, sel) | (version << 32),
             Ordering::Release,
         );
     }
 }
 
 #[inline]
-fn pack(lower: i32, upper: i32, best: Option<u32>, empties: u32) -> u64 {
+fn pack(lower: i32, upper: i32, best: Option<u32>, empties: u32, sel: u8) -> u64 {
     debug_assert!((-64..=64).contains(&lower) && (-64..=64).contains(&upper));
     (lower + 64) as u64
         | ((upper + 64) as u64) << 8
         | best.map_or(NO_MOVE, u64::from) << 16
         | u64::from(empties & 0xFF) << 24
+        | u64::from(sel & 0xF) << 48
 }
 
 #[inline]
@@ -219,6 +232,7 @@ fn unpack(d: u64) -> Bound {
         lower: (d & 0xFF) as i32 - 64,
         upper: ((d >> 8) & 0xFF) as i32 - 64,
         best: (mv != NO_MOVE).then_some(mv as u32),
+        sel: ((d >> 48) & 0xF) as u8,
     }
 }
 
@@ -230,19 +244,114 @@ mod tests {
     fn stores_and_tightens_bounds() {
         let t = Table::new(1);
         assert_eq!(t.get(1, 2), None);
-        t.put(1, 2, 10, -64, 8, Some(5));
+        t.put(
+            1,
+            2,
+            10,
+            Bound {
+                lower: -64,
+                upper: 8,
+                best: Some(5),
+                sel: 0,
+            },
+        );
         assert_eq!(
             t.get(1, 2),
             Some(Bound {
                 lower: -64,
                 upper: 8,
-                best: Some(5)
+                best: Some(5),
+                sel: 0,
             })
         );
-        t.put(1, 2, 10, -4, 64, None);
+        t.put(
+            1,
+            2,
+            10,
+            Bound {
+                lower: -4,
+                upper: 64,
+                best: None,
+                sel: 0,
+            },
+        );
         let b = t.get(1, 2).unwrap();
         assert_eq!((b.lower, b.upper, b.best), (-4, 8, Some(5)));
         assert_eq!(t.get(2, 1), None);
+    }
+
+    #[test]
+    fn selective_bounds_never_replace_surer_ones() {
+        let t = Table::new(1);
+        t.put(
+            1,
+            2,
+            10,
+            Bound {
+                lower: -4,
+                upper: 8,
+                best: Some(5),
+                sel: 0,
+            },
+        );
+        // A selective store leaves the exact entry as it was.
+        t.put(
+            1,
+            2,
+            10,
+            Bound {
+                lower: 6,
+                upper: 6,
+                best: Some(7),
+                sel: 2,
+            },
+        );
+        assert_eq!(
+            t.get(1, 2).map(|b| (b.lower, b.upper, b.best, b.sel)),
+            Some((-4, 8, Some(5), 0))
+        );
+        t.put(
+            3,
+            4,
+            10,
+            Bound {
+                lower: 6,
+                upper: 6,
+                best: Some(7),
+                sel: 2,
+            },
+        );
+        t.put(
+            3,
+            4,
+            10,
+            Bound {
+                lower: -64,
+                upper: 2,
+                best: None,
+                sel: 1,
+            },
+        );
+        // A surer store replaces the bounds and keeps the best move when it has none.
+        assert_eq!(
+            t.get(3, 4).map(|b| (b.lower, b.upper, b.best, b.sel)),
+            Some((-64, 2, Some(7), 1))
+        );
+        t.put(
+            3,
+            4,
+            10,
+            Bound {
+                lower: -10,
+                upper: 64,
+                best: Some(9),
+                sel: 1,
+            },
+        );
+        assert_eq!(
+            t.get(3, 4).map(|b| (b.lower, b.upper, b.best, b.sel)),
+            Some((-10, 2, Some(9), 1))
+        );
     }
 
     #[test]

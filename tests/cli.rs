@@ -128,6 +128,22 @@ fn bad_input_is_refused_in_one_line() {
     let _ = std::fs::remove_file(&file);
     // Requests of hours or more ask for --yes, with the estimate.
     assert_refused(&["solve", "-n", "8"], "--yes");
+    for bad in [
+        "",
+        "0",
+        "150,x",
+        "1001",
+        "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+    ] {
+        assert_refused(
+            &["solve", "-n", "4", "--probcut-levels", bad],
+            "expected 1 to 15 comma-separated margins",
+        );
+    }
+    assert_refused(
+        &["solve", "-n", "4", "--without", "probcut2"],
+        "probcut or defer-ordering",
+    );
     assert_refused(&["perft", "-n", "8", "-d", "30"], "--yes");
     assert_refused(&["count", "-n", "6", "--method", "dfs"], "--yes");
     assert_refused(&["count", "--rows", "4", "--cols", "8"], "--yes");
@@ -182,6 +198,41 @@ fn train_eval_writes_weights_resumes_and_refuses_another_seed() {
     let mut deeper = args.to_vec();
     deeper.extend(["--empties", "11-12"]);
     assert_refused(&deeper, "was not written with --seed 1 --empties 11-12");
+    // --errors measures the evaluation against the file's samples and changes nothing.
+    let mut errors = args.to_vec();
+    errors.extend(["--errors", "2"]);
+    let table = reversi(&errors);
+    assert!(table.status.success());
+    let text = String::from_utf8_lossy(&table.stdout);
+    // A header, then one row per empty-square count found and depth 0-2.
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(!rows.is_empty() && rows.len().is_multiple_of(3), "{text}");
+    let positions: usize = rows
+        .iter()
+        .filter(|r| r.split_whitespace().nth(1) == Some("0"))
+        .map(|r| {
+            r.split_whitespace()
+                .nth(2)
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    let solved = samples.lines().skip(1).filter(|l| *l != "-").count();
+    assert_eq!(positions, solved, "{text}");
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), samples);
+    let missing = dir.join("none.txt");
+    assert_refused(
+        &[
+            "train-eval",
+            "--errors",
+            "2",
+            "--data",
+            missing.to_str().unwrap(),
+        ],
+        "holds no samples",
+    );
+    assert!(!missing.exists());
     for bad in ["0-5", "12-11", "20-31", "12", "a-b"] {
         let mut a = args.to_vec();
         a.extend(["--empties", bad]);

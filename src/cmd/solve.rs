@@ -8,6 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::Args;
 use reversi_nxn::board::{Move, Scoring};
+use reversi_nxn::solve::probcut::MAX_LEVELS;
 use reversi_nxn::solve::{convention, Mode, SolveOptions, SolveReport, Solver};
 
 use super::{BoardArgs, UsageError};
@@ -111,6 +112,42 @@ pub struct SolveArgs {
     /// Fewest empty squares for symmetry-canonical table keys.
     #[arg(long, value_name = "N")]
     pub symmetry_empties: Option<u32>,
+    /// The margins of the selective passes before the exact search (8x8), in hundredths of a
+    /// standard deviation of the evaluation's error, in the order the passes run (1 to 15,
+    /// comma-separated; default 150,200).
+    #[arg(long, value_name = "T,...")]
+    pub probcut_levels: Option<String>,
+    /// Fewest empty squares at a node for the selective passes' probcut test (default 12).
+    #[arg(long, value_name = "N")]
+    pub probcut_empties: Option<u32>,
+    /// Fewest empty squares at the root for the selective passes (default 20).
+    #[arg(long, value_name = "N")]
+    pub probcut_root_empties: Option<u32>,
+}
+
+/// The margins of `--probcut-levels`, kept for the process's life (the tuning holds a static
+/// slice).
+fn probcut_levels(text: &str) -> Result<&'static [u32]> {
+    let bad = || {
+        UsageError(format!(
+            "--probcut-levels '{text}': expected 1 to 15 comma-separated margins from 1 to 1000 \
+             (hundredths of a standard deviation), e.g. 150,200"
+        ))
+    };
+    let levels = text
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|t| (1..=1000).contains(t))
+        })
+        .collect::<Option<Vec<u32>>>()
+        .ok_or_else(bad)?;
+    if levels.is_empty() || levels.len() > MAX_LEVELS {
+        return Err(bad().into());
+    }
+    Ok(Box::leak(levels.into_boxed_slice()))
 }
 
 /// The solve options the arguments ask for.
@@ -138,6 +175,13 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
     t.stable_order_empties = args.stable_order_empties.unwrap_or(t.stable_order_empties);
     t.guess_nodes = args.guess_nodes.unwrap_or(t.guess_nodes);
     t.guess_all |= args.guess_all;
+    if let Some(pc) = t.probcut.as_mut() {
+        pc.empties = args.probcut_empties.unwrap_or(pc.empties);
+        pc.root_empties = args.probcut_root_empties.unwrap_or(pc.root_empties);
+        if let Some(text) = &args.probcut_levels {
+            pc.levels = probcut_levels(text)?;
+        }
+    }
     for w in &args.without {
         let t = &mut opts.tuning;
         match w.as_str() {

@@ -154,7 +154,13 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         }
         bar.finish();
     }
-    let samples_used = first_games(&lines, &samples, args.games);
+    let samples_used = if done > args.games {
+        // The file holds more games than asked: fit on the first ones only (`lines` is the
+        // file as read, which then held them all).
+        first_games(&lines, &samples, args.games)
+    } else {
+        &samples[..]
+    };
     if samples_used.len() < 10 {
         return Err(UsageError("fewer than 10 games reached a sample position".into()).into());
     }

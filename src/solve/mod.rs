@@ -17,7 +17,8 @@
 //! stability cutoff ([`stability`]), a special solver for the last few empty squares
 //! ([`endgame`]) and a parallel young-brothers-wait search on rayon ([`parallel`]). At the root,
 //! MTD(f) starts from a guess by a short heuristic search ([`train`] fits the pattern
-//! evaluation). Each is switched by a field of
+//! evaluation); on 8x8, from 20 empty squares, selective passes with probcut ([`probcut`])
+//! come first and leave their best moves in the table for the exact search. Each is switched by a field of
 //! [`Tuning`] so it can be measured; BENCHMARKS.md has the figures.
 //!
 //! **Determinism.** Values are exact, so they do not depend on the number of threads. The

@@ -18,11 +18,14 @@
 //! exact search reads only exact bounds, and its values stay exact. Best moves are used from
 //! any entry.
 //!
-//! **Calibration.** The error of the shallow search against the exact value, by empty squares
-//! and depth, is what `reversi train-eval --errors` prints for a samples file. [`SIGMA`] and
-//! [`BIAS_ODD`], [`BIAS_EVEN`] come from `data/eval/samples-seed1-e19-22.txt` (3,070 positions
-//! of 19-22 empty squares, never fitted) and the last tenth of `data/eval/samples-seed1.txt`
-//! (10-18, held out of the fit); see `docs/benchmarks-history.md`, session 21.
+//! **Calibration.** `reversi train-eval --errors D` prints the error of the shallow search
+//! against a samples file's exact values, by empty squares and depth. [`SIGMA`], its slope
+//! and the two biases were read off two such tables (`docs/benchmarks-history.md`, session
+//! 21): the samples of `train-eval --empties 19-22 --games 3072` (3,070 positions that no fit
+//! has seen), with `--errors 6`, and the shipped samples of `train-eval --games 400000`
+//! (10-18 empty squares), with `--errors 4 --held-out`. The evaluation errs by 5-10 discs
+//! (one standard deviation), less the deeper it searches, and is biased by the parity of the
+//! empty squares. The margins only steer the passes: a wrong one costs nodes, never a value.
 //!
 //! **Twin.** The exact value with the passes equals the value without them
 //! (`selective_passes_change_no_value` in the tests).
@@ -42,9 +45,19 @@ pub struct Probcut {
     pub root_empties: u32,
     /// Fewest empty squares at a node for the probcut test.
     pub empties: u32,
-    /// Each pass's `t`, in hundredths of a standard deviation, in the order the passes run (at
-    /// most 15).
+    /// Each pass's `t`, in hundredths of a standard deviation, in the order the passes run
+    /// (the first [`MAX_LEVELS`] only: the table has four bits for the level).
     pub levels: &'static [u32],
+}
+
+/// Most selective passes.
+pub const MAX_LEVELS: usize = 15;
+
+impl Probcut {
+    /// The levels that run.
+    fn passes(&self) -> &'static [u32] {
+        &self.levels[..self.levels.len().min(MAX_LEVELS)]
+    }
 }
 
 /// Standard deviation of the exact value about the shallow search's, in discs, at 21 empty
@@ -89,12 +102,13 @@ impl<C: Cpu> Searcher<'_, C> {
             return guess;
         };
         let n = (self.ctx.mask & !(p | o)).count_ones();
-        if !self.patterned || n < pc.root_empties || pc.levels.is_empty() {
+        let levels = pc.passes();
+        if !self.patterned || n < pc.root_empties || levels.is_empty() {
             return guess;
         }
         let mut g = guess.clamp(-64, 64);
-        for pass in 0..pc.levels.len() {
-            self.sel = (pc.levels.len() - pass) as u8;
+        for pass in 0..levels.len() {
+            self.sel = (levels.len() - pass) as u8;
             let (mut lower, mut upper) = (-64, 64);
             // Selective values need not agree from one test to the next: each test moves a
             // bound strictly, so this ends.
@@ -133,7 +147,8 @@ impl<C: Cpu> Searcher<'_, C> {
         if n < pc.empties {
             return None;
         }
-        let t = f64::from(pc.levels[pc.levels.len() - self.sel as usize]) / 100.0;
+        let levels = pc.passes();
+        let t = f64::from(levels[levels.len() - self.sel as usize]) / 100.0;
         let d = depth(n);
         let ppd = f64::from(UNITS_PER_DISC);
         let beta = alpha + 1;

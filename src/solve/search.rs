@@ -166,9 +166,10 @@ pub struct Tuning {
     /// empty squares took 0.80x the nodes and 0.86x the time of none, on #54 0.66x the nodes
     /// (BENCHMARKS.md).
     pub probcut: Option<Probcut>,
-    /// At a node with a hash move, run the shallow ordering searches of the other moves only
-    /// after the hash move has failed to cut off (on FFO #49-52 with probcut, one thread, 0.99x
-    /// the nodes).
+    /// With the pattern evaluation (8x8), at a node with a hash move, run the shallow ordering
+    /// searches of the other moves only after the hash move has failed to cut off (on FFO
+    /// #49-52 with probcut, one thread, 0.99x the nodes; other boards are unchanged, their
+    /// node counts recorded in `results/`).
     pub defer_ordering: bool,
 }
 
@@ -430,7 +431,8 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     }
 
     /// The exact value of `(p, o)` for the side to move, by the configured driver; MTD(f)
-    /// starts its null-window tests at `guess`.
+    /// starts its null-window tests at `guess`, or after the selective passes of
+    /// [`probcut`](super::probcut) (when they apply) at their value.
     pub(super) fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
         if !self.ctx.tuning.mtdf {
             return self.search(p, o, -INF, INF);
@@ -590,7 +592,8 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         };
         let sort_depth = schedule.depth_at(n_empty).filter(|_| t.ordering);
         // With a hash move, the shallow searches wait until it has failed to cut off.
-        let defer = t.defer_ordering && hash_move.is_some() && sort_depth.is_some();
+        let defer =
+            t.defer_ordering && self.patterned && hash_move.is_some() && sort_depth.is_some();
         if let (Some(depth), false) = (sort_depth, defer) {
             self.shallow_keys(list, p, o, empty, depth);
         }

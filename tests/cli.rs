@@ -233,6 +233,9 @@ fn train_eval_writes_weights_resumes_and_refuses_another_seed() {
         "holds no samples",
     );
     assert!(!missing.exists());
+    let mut too_deep = args.to_vec();
+    too_deep.extend(["--errors", "9"]);
+    assert_refused(&too_deep, "--errors: at most 8 plies");
     for bad in ["0-5", "12-11", "20-31", "12", "a-b"] {
         let mut a = args.to_vec();
         a.extend(["--empties", bad]);

@@ -14,6 +14,8 @@ use crate::bar::Bar;
 
 /// Games solved between two saves of the samples file.
 const CHUNK: u64 = 1024;
+/// Deepest search of `--errors`.
+const MAX_ERROR_DEPTH: u32 = 8;
 
 /// Arguments of `reversi train-eval`.
 #[derive(Debug, Args)]
@@ -82,6 +84,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(e).with_context(|| format!("reading {}", data.display())),
     };
+    if args.errors.is_some_and(|d| d > MAX_ERROR_DEPTH) {
+        return Err(UsageError(format!(
+            "--errors: at most {MAX_ERROR_DEPTH} plies (each ply costs several times the one before)"
+        ))
+        .into());
+    }
     if args.errors.is_some() && lines.len() < 2 {
         return Err(UsageError(format!("--errors: {} holds no samples", data.display())).into());
     }
@@ -203,7 +211,7 @@ fn print_errors(lines: &[String], samples: &[Sample], args: &TrainArgs, depth: u
     if used.is_empty() {
         return Err(UsageError("--errors: no samples to measure".into()).into());
     }
-    let depths: Vec<u32> = (0..=depth.min(8)).collect();
+    let depths: Vec<u32> = (0..=depth).collect();
     println!("empties  depth  positions  mean error  sd (discs; exact minus search)");
     for r in evaluation_errors(used, &depths) {
         println!(

@@ -116,7 +116,8 @@ impl<C: Cpu> Searcher<'_, C> {
                 let beta = g.clamp(lower + 1, upper);
                 g = self.search(p, o, beta - 1, beta);
                 if self.aborted() {
-                    break;
+                    self.sel = 0;
+                    return 0;
                 }
                 if g >= beta {
                     lower = g.max(beta);

@@ -252,7 +252,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::rng::Xoshiro256;
-    use crate::solve::search::searcher;
+    use crate::solve::search::{self, searcher};
 
     #[test]
     fn probcut_depth_has_the_parity_of_the_empties() {
@@ -263,17 +263,12 @@ mod tests {
         }
     }
 
-    /// A position of 8x8 with `empties` empty squares from a seeded random game.
+    /// A position of 8x8 with `empties` empty squares from a seeded random game (games that
+    /// end before are drawn again).
     fn random_position(rng: &mut Xoshiro256, empties: u32) -> Position {
         let shape = Shape::square(8).unwrap();
         loop {
-            let mut pos = shape.start();
-            while pos.empty().count_ones() > empties && !pos.is_over() {
-                let turns = pos.legal_turns();
-                pos = pos
-                    .apply(turns[rng.below(turns.len() as u32) as usize])
-                    .unwrap();
-            }
+            let pos = search::tests::random_position(shape, rng, empties);
             if !pos.is_over() {
                 return pos;
             }

@@ -1045,12 +1045,18 @@ pub fn searcher_at<'a>(ctx: &'a Ctx<'a>, level: Level) -> Box<dyn Search + 'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rng::Xoshiro256;
 
     /// A position of seeded random play stopped at `empties` empty squares (or at the end).
-    fn random_position(shape: Shape, rng: &mut Xoshiro256, empties: u32) -> crate::board::Position {
+    /// A position of `shape` from a seeded random game, stopped at `empties` empty squares
+    /// or at the game's end.
+    pub(in crate::solve) fn random_position(
+        shape: Shape,
+        rng: &mut Xoshiro256,
+        empties: u32,
+    ) -> crate::board::Position {
         let mut pos = shape.start();
         while pos.empty().count_ones() > empties && !pos.is_over() {
             let turns = pos.legal_turns();

@@ -240,41 +240,22 @@ fn unpack(d: u64) -> Bound {
 mod tests {
     use super::*;
 
+    fn bound(lower: i32, upper: i32, best: Option<u32>, sel: u8) -> Bound {
+        Bound {
+            lower,
+            upper,
+            best,
+            sel,
+        }
+    }
+
     #[test]
     fn stores_and_tightens_bounds() {
         let t = Table::new(1);
         assert_eq!(t.get(1, 2), None);
-        t.put(
-            1,
-            2,
-            10,
-            Bound {
-                lower: -64,
-                upper: 8,
-                best: Some(5),
-                sel: 0,
-            },
-        );
-        assert_eq!(
-            t.get(1, 2),
-            Some(Bound {
-                lower: -64,
-                upper: 8,
-                best: Some(5),
-                sel: 0,
-            })
-        );
-        t.put(
-            1,
-            2,
-            10,
-            Bound {
-                lower: -4,
-                upper: 64,
-                best: None,
-                sel: 0,
-            },
-        );
+        t.put(1, 2, 10, bound(-64, 8, Some(5), 0));
+        assert_eq!(t.get(1, 2), Some(bound(-64, 8, Some(5), 0)));
+        t.put(1, 2, 10, bound(-4, 64, None, 0));
         let b = t.get(1, 2).unwrap();
         assert_eq!((b.lower, b.upper, b.best), (-4, 8, Some(5)));
         assert_eq!(t.get(2, 1), None);
@@ -283,75 +264,16 @@ mod tests {
     #[test]
     fn selective_bounds_never_replace_surer_ones() {
         let t = Table::new(1);
-        t.put(
-            1,
-            2,
-            10,
-            Bound {
-                lower: -4,
-                upper: 8,
-                best: Some(5),
-                sel: 0,
-            },
-        );
+        t.put(1, 2, 10, bound(-4, 8, Some(5), 0));
         // A selective store leaves the exact entry as it was.
-        t.put(
-            1,
-            2,
-            10,
-            Bound {
-                lower: 6,
-                upper: 6,
-                best: Some(7),
-                sel: 2,
-            },
-        );
-        assert_eq!(
-            t.get(1, 2).map(|b| (b.lower, b.upper, b.best, b.sel)),
-            Some((-4, 8, Some(5), 0))
-        );
-        t.put(
-            3,
-            4,
-            10,
-            Bound {
-                lower: 6,
-                upper: 6,
-                best: Some(7),
-                sel: 2,
-            },
-        );
-        t.put(
-            3,
-            4,
-            10,
-            Bound {
-                lower: -64,
-                upper: 2,
-                best: None,
-                sel: 1,
-            },
-        );
+        t.put(1, 2, 10, bound(6, 6, Some(7), 2));
+        assert_eq!(t.get(1, 2), Some(bound(-4, 8, Some(5), 0)));
+        t.put(3, 4, 10, bound(6, 6, Some(7), 2));
+        t.put(3, 4, 10, bound(-64, 2, None, 1));
         // A surer store replaces the bounds and keeps the best move when it has none.
-        assert_eq!(
-            t.get(3, 4).map(|b| (b.lower, b.upper, b.best, b.sel)),
-            Some((-64, 2, Some(7), 1))
-        );
-        t.put(
-            3,
-            4,
-            10,
-            Bound {
-                lower: -10,
-                upper: 64,
-                best: Some(9),
-                sel: 1,
-            },
-        );
-        assert_eq!(
-            t.get(3, 4).map(|b| (b.lower, b.upper, b.best, b.sel)),
-            Some((-10, 2, Some(9), 1))
-        );
+        assert_eq!(t.get(3, 4), Some(bound(-64, 2, Some(7), 1)));
+        t.put(3, 4, 10, bound(-10, 64, Some(9), 1));
+        assert_eq!(t.get(3, 4), Some(bound(-10, 2, Some(9), 1)));
     }
 
     #[test]

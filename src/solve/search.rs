@@ -403,8 +403,10 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     }
 
     /// Whether this searcher has stopped because a parallel split above it was cut off (its
-    /// result is then unused). Only [`Searcher::poll_abort`], once per interior node, reads
-    /// the flags; until it sees them raised, the searcher's results are complete and sound.
+    /// result is then unused). Only [`Searcher::poll_abort`] reads the flags: once per interior
+    /// node, and after each split this searcher waited for (whose searchers may have dropped
+    /// moves for a raised flag). Until it sees them raised, the searcher's own results are
+    /// complete and sound.
     #[inline(always)]
     pub(super) fn aborted(&self) -> bool {
         self.stopped
@@ -641,6 +643,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             } else if beta == alpha + 1 && n_empty >= t.split_empties {
                 // Young brothers wait: the first move is done, the rest go in parallel.
                 let (v, sq) = self.split(p, o, &list[i..], alpha, beta);
+                // The split's searchers saw the flags above this one, but this searcher did
+                // not: when they were raised, moves the split dropped count as searched.
+                if self.poll_abort() {
+                    return 0;
+                }
                 if v > best {
                     best = v;
                     best_move = sq;

@@ -345,7 +345,7 @@ impl<C> Drop for Searcher<'_, C> {
 }
 
 /// A move with its flips and its ordering key (smaller first).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Cand {
     pub sq: u32,
     pub flips: u64,
@@ -1078,7 +1078,6 @@ pub(super) mod tests {
     use super::*;
     use crate::rng::Xoshiro256;
 
-    /// A position of seeded random play stopped at `empties` empty squares (or at the end).
     /// A position of `shape` from a seeded random game, stopped at `empties` empty squares
     /// or at the game's end.
     pub(in crate::solve) fn random_position(

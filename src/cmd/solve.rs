@@ -103,7 +103,8 @@ pub struct SolveArgs {
     /// Guess every root move's value, not only the first one's.
     #[arg(long)]
     pub guess_all: bool,
-    /// Fewest empty squares for counting the mover's stable discs in the move ordering.
+    /// Fewest empty squares for counting the mover's stable discs in the move ordering (on
+    /// every board; by default 11, and off on 8x8).
     #[arg(long, value_name = "N")]
     pub stable_order_empties: Option<u32>,
     /// Fewest empty squares for the stability cutoff.
@@ -172,7 +173,11 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
     }
     t.order_mix = args.order_mix.unwrap_or(t.order_mix);
     t.stability_empties = args.stability_empties.unwrap_or(t.stability_empties);
-    t.stable_order_empties = args.stable_order_empties.unwrap_or(t.stable_order_empties);
+    if let Some(n) = args.stable_order_empties {
+        // Asked for a threshold: it applies on 8x8 too.
+        t.stable_order_empties = n;
+        t.pattern_stable_order_empties = None;
+    }
     t.guess_nodes = args.guess_nodes.unwrap_or(t.guess_nodes);
     t.guess_all |= args.guess_all;
     if let Some(pc) = t.probcut.as_mut() {
@@ -196,7 +201,10 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             "potential" => t.potential = false,
             "corner-squares" => t.corner_squares = false,
             "own-mobility" => t.own_mobility = false,
-            "stable-order" => t.stable_order_empties = u32::MAX,
+            "stable-order" => {
+                t.stable_order_empties = u32::MAX;
+                t.pattern_stable_order_empties = None;
+            }
             "hash-move" => t.hash_move = false,
             "table-ordering" => t.table_ordering = false,
             "endgame" => t.endgame_empties = 0,

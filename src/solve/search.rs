@@ -87,6 +87,10 @@ pub struct Tuning {
     /// At nodes with at least this many empty squares, count the mover's stable discs after
     /// the move in the ordering (more first; `u32::MAX` turns it off).
     pub stable_order_empties: u32,
+    /// With the pattern evaluation (8x8), the threshold in place of `stable_order_empties`
+    /// (`None`: that one applies). Off on 8x8: on FFO #40-58 (one thread) it took 0.93x the
+    /// nodes and 0.93x the time with the stable discs left out (BENCHMARKS.md, session 23).
+    pub pattern_stable_order_empties: Option<u32>,
     /// Try the move stored in the table first.
     pub hash_move: bool,
     /// Put first the moves whose resulting positions the table already bounds low (for the
@@ -213,6 +217,7 @@ impl Default for Tuning {
             corner_squares: true,
             own_mobility: true,
             stable_order_empties: 11,
+            pattern_stable_order_empties: Some(u32::MAX),
             hash_move: true,
             table_ordering: true,
             shallow_empties: 18,
@@ -931,7 +936,8 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// The ordering key of a move leading to `(np, no)` (opponent to move) that placed `bit`,
     /// at a node with `n_empty` empty squares: fewest opponent replies first (corner replies
     /// counting double, replies next to an empty corner three quarters), then most moves and
-    /// (from `stable_order_empties`) most stable discs for the mover, corners, and moves into
+    /// (from `stable_order_empties`, or its 8x8 replacement) most stable discs for the mover,
+    /// corners, and moves into
     /// a region with an odd number of empty squares; moves next to an empty corner (which may
     /// give it away) later. The weights were scanned on four 6x6 positions of 27 and 28 empty
     /// squares (see BENCHMARKS.md, sixth round).
@@ -948,7 +954,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             key -= NEAR_CORNER_REPLY * (replies & near).count_ones() as i32;
             key -= OWN_MOVE_BONUS * legal_moves(no, np, empty).count_ones() as i32;
         }
-        if n_empty >= t.stable_order_empties {
+        let stable_from = match (self.patterned, t.pattern_stable_order_empties) {
+            (true, Some(n)) => n,
+            _ => t.stable_order_empties,
+        };
+        if n_empty >= stable_from {
             key -= STABLE_ORDER_BONUS * ctx.stability.stable(no, np).count_ones() as i32;
         }
         if t.potential {
@@ -1165,7 +1175,16 @@ pub(super) mod tests {
                 };
                 s.exact(p, o, guess)
             };
-            assert_eq!(value(patterned, 20_000), value(plain, 0), "{pos}");
+            let exact = value(plain, 0);
+            assert_eq!(value(patterned, 20_000), exact, "{pos}");
+            if game % 3 == 0 {
+                // The mover's stable discs in the ordering keys, off on 8x8 by default.
+                let stable_order = Tuning {
+                    pattern_stable_order_empties: None,
+                    ..patterned
+                };
+                assert_eq!(value(stable_order, 20_000), exact, "{pos}");
+            }
         }
     }
 }

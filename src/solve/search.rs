@@ -88,8 +88,8 @@ pub struct Tuning {
     /// the move in the ordering (more first; `u32::MAX` turns it off).
     pub stable_order_empties: u32,
     /// With the pattern evaluation (8x8), the threshold in place of `stable_order_empties`
-    /// (`None`: that one applies). Off on 8x8: on FFO #40-58 (one thread) it took 0.93x the
-    /// nodes and 0.93x the time with the stable discs left out (BENCHMARKS.md, session 23).
+    /// (`None`: that one applies). Off on 8x8: on FFO #40-59 (one thread) leaving the stable
+    /// discs out took 0.92x the nodes and 0.92x the time (BENCHMARKS.md, session 23).
     pub pattern_stable_order_empties: Option<u32>,
     /// Try the move stored in the table first.
     pub hash_move: bool,

@@ -938,8 +938,8 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// counting double, replies next to an empty corner three quarters), then most moves and
     /// (from `stable_order_empties`, or its 8x8 replacement) most stable discs for the mover,
     /// corners, and moves into a region with an odd number of empty squares; moves next to an
-    /// empty corner (which may give it away) later. The weights were scanned on four 6x6 positions of 27 and 28 empty
-    /// squares (see BENCHMARKS.md, sixth round).
+    /// empty corner (which may give it away) later. The weights were scanned on four 6x6
+    /// positions of 27 and 28 empty squares (see BENCHMARKS.md, sixth round).
     #[inline(always)]
     fn order_key(&self, np: u64, no: u64, empty: u64, bit: u64, n_empty: u32) -> i32 {
         let ctx = self.ctx;

@@ -20,8 +20,9 @@
 //! **Twin.** [`indices`] computes each pattern's configuration from the bitboards through
 //! precomputed square lists; the tests check it against a twin that reads the squares of a
 //! [`Position`](crate::board::Position) by row and column. The search evaluates by
-//! [`Weights::evaluate_with`], which gathers each pattern's squares at once with `pext` into
-//! tables rearranged by square order; the tests check it against [`Weights::evaluate`].
+//! [`Weights::evaluate_with`], which gathers each pattern's squares at once with `pext` (on the
+//! board flipped so that the instances of a pattern share a table rearranged by square order);
+//! the tests check it against [`Weights::evaluate`].
 
 use std::sync::OnceLock;
 
@@ -210,17 +211,38 @@ pub struct Weights {
     extracted: Extracted,
 }
 
-/// The pattern weights arranged for evaluation by bit extraction: each instance's squares as a
-/// mask, and a table per instance indexed by its configuration read in ascending square order
-/// (the order in which `pext` gathers bits), so no square is read one at a time.
+/// The pattern weights arranged for evaluation by bit extraction. Each instance is read on the
+/// board flipped by one of the [`FLIPS`] flips ([`flip`]), chosen so that its squares,
+/// gathered by `pext` in ascending order, come in the order of a table it shares with other
+/// instances of its pattern: one table per pattern where the flips allow (two for a pattern
+/// whose transposed instances read in another order), which takes about a quarter of the
+/// cache that one table per instance would.
 #[derive(Debug, Clone, PartialEq)]
 struct Extracted {
-    /// Each instance's squares.
-    masks: Vec<u64>,
-    /// Where each instance's table starts in `table`.
-    starts: Vec<u32>,
-    /// Every instance's weights, by ascending-order configuration.
+    /// For each flip, the instances read on the board so flipped: their squares there (as a
+    /// mask) and where their table starts in `table`.
+    groups: [Vec<(u64, u32)>; FLIPS],
+    /// The tables, each indexed by a configuration read in ascending square order.
     table: Vec<i16>,
+}
+
+/// How many flips an instance may be read through: none, rows, columns, both (the four images
+/// of the board the evaluation computes).
+const FLIPS: usize = 4;
+
+/// Square `(r, c)` flipped by flip `f` (bit 0 flips the rows, bit 1 the columns).
+fn flip(f: usize, (r, c): (u8, u8)) -> (u8, u8) {
+    let r = if f & 1 != 0 { 7 - r } else { r };
+    let c = if f & 2 != 0 { 7 - c } else { c };
+    (r, c)
+}
+
+/// Swaps columns `c` and `7 - c` of an 8x8 board.
+#[inline(always)]
+fn flip_columns(mut b: u64) -> u64 {
+    b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
+    b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
+    ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)
 }
 
 /// `TERNARY[b]`: the bits of `b` as base-3 digits (bit `j` worth `3^j`), for up to 10 squares.
@@ -246,30 +268,59 @@ impl Extracted {
     /// The arrangement of `w` (in [`Layout`] order).
     fn new(w: &[i16]) -> Extracted {
         let layout = layout();
-        let (mut masks, mut starts, mut table) = (Vec::new(), Vec::new(), Vec::new());
+        let mut groups: [Vec<(u64, u32)>; FLIPS] = Default::default();
+        let mut table = Vec::new();
+        // The tables made so far: pattern, the order (positions in the pattern's square list)
+        // in which `pext` reads its squares, and where the table starts.
+        let mut made: Vec<(usize, Vec<usize>, u32)> = Vec::new();
         for (k, squares) in &layout.instances {
-            let mut asc = squares.clone();
-            asc.sort_unstable();
-            masks.push(asc.iter().fold(0u64, |m, &sq| m | 1 << sq));
-            starts.push(table.len() as u32);
-            for a in 0..3usize.pow(asc.len() as u32) {
-                let (mut p, mut o, mut rest) = (0u64, 0u64, a);
-                for &sq in &asc {
-                    match rest % 3 {
-                        1 => p |= 1 << sq,
-                        2 => o |= 1 << sq,
-                        _ => {}
+            // For each flip, the instance's squares on the flipped board and the order in which
+            // they are read.
+            let images: Vec<(Vec<u8>, Vec<usize>)> = (0..FLIPS)
+                .map(|f| {
+                    let image: Vec<u8> = squares
+                        .iter()
+                        .map(|&sq| {
+                            let (r, c) = flip(f, (sq / 8, sq % 8));
+                            8 * r + c
+                        })
+                        .collect();
+                    let mut order: Vec<usize> = (0..image.len()).collect();
+                    order.sort_unstable_by_key(|&j| image[j]);
+                    (image, order)
+                })
+                .collect();
+            // A flip whose order has a table already, else the first flip.
+            let f = (0..FLIPS)
+                .find(|&f| made.iter().any(|(mk, mo, _)| mk == k && *mo == images[f].1))
+                .unwrap_or(0);
+            let (image, order) = &images[f];
+            let start = match made.iter().find(|(mk, mo, _)| mk == k && mo == order) {
+                Some(&(_, _, start)) => start,
+                None => {
+                    let start = table.len() as u32;
+                    let mut asc = image.clone();
+                    asc.sort_unstable();
+                    for a in 0..3usize.pow(asc.len() as u32) {
+                        let (mut p, mut o, mut rest) = (0u64, 0u64, a);
+                        for &sq in &asc {
+                            match rest % 3 {
+                                1 => p |= 1 << sq,
+                                2 => o |= 1 << sq,
+                                _ => {}
+                            }
+                            rest /= 3;
+                        }
+                        table.push(w[layout.offsets[*k] + configuration(p, o, image)]);
                     }
-                    rest /= 3;
+                    made.push((*k, order.clone(), start));
+                    start
                 }
-                table.push(w[layout.offsets[*k] + configuration(p, o, squares)]);
-            }
+            };
+            let mask = image.iter().fold(0u64, |m, &sq| m | 1 << sq);
+            groups[f].push((mask, start));
         }
-        Extracted {
-            masks,
-            starts,
-            table,
-        }
+        Extracted { groups, table }
     }
 }
 
@@ -361,10 +412,19 @@ impl Weights {
     #[must_use]
     pub fn evaluate_with<C: Cpu>(&self, cpu: C, p: u64, o: u64, empty: u64, moves: u64) -> i32 {
         let x = &self.extracted;
+        let (vp, vo) = (p.swap_bytes(), o.swap_bytes());
+        let boards = [
+            (p, o),
+            (vp, vo),
+            (flip_columns(p), flip_columns(o)),
+            (flip_columns(vp), flip_columns(vo)),
+        ];
         let mut v = 0i32;
-        for (&m, &start) in x.masks.iter().zip(&x.starts) {
-            let a = TERNARY[cpu.pext(p, m) as usize] + 2 * TERNARY[cpu.pext(o, m) as usize];
-            v += i32::from(x.table[start as usize + a as usize]);
+        for (group, &(bp, bo)) in x.groups.iter().zip(&boards) {
+            for &(m, start) in group {
+                let a = TERNARY[cpu.pext(bp, m) as usize] + 2 * TERNARY[cpu.pext(bo, m) as usize];
+                v += i32::from(x.table[start as usize + a as usize]);
+            }
         }
         v += self.scalar_sum(scalars_given(p, o, empty, moves));
         v.clamp(-64 * UNITS_PER_DISC, 64 * UNITS_PER_DISC)
@@ -450,6 +510,19 @@ mod tests {
             }
             out
         }
+    }
+
+    #[test]
+    fn instances_share_tables() {
+        // The arrangement must not hold a table per instance, or the evaluation's tables
+        // crowd the cache (the twin test above checks that the shared tables give the values).
+        let per_instance: usize = layout()
+            .instances
+            .iter()
+            .map(|(_, squares)| 3usize.pow(squares.len() as u32))
+            .sum();
+        let shared = shipped().extracted.table.len();
+        assert!(3 * shared <= per_instance, "{shared} of {per_instance}");
     }
 
     #[test]

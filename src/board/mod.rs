@@ -27,6 +27,7 @@ pub use notation::{parse_moves, parse_square, square_name, MoveToken};
 pub use position::{Move, Position, Side};
 pub use scoring::Scoring;
 pub use shape::{Shape, MAX_SIDE, MIN_SIDE};
+pub(crate) use symmetry::flip_frame_horizontal;
 pub use symmetry::{canonical_discs, canonical_discs_by, Symmetry};
 
 use thiserror::Error;

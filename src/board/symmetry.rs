@@ -46,7 +46,7 @@ const fn flip_frame_vertical(b: u64) -> u64 {
 
 /// Swaps columns `c` and `7 - c` of the frame.
 #[inline]
-const fn flip_frame_horizontal(mut b: u64) -> u64 {
+pub(crate) const fn flip_frame_horizontal(mut b: u64) -> u64 {
     b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
     b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
     ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)

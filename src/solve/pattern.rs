@@ -28,7 +28,7 @@
 use std::sync::OnceLock;
 
 use super::search::neighbours;
-use crate::board::legal_moves;
+use crate::board::{flip_frame_horizontal, legal_moves};
 use crate::cpu::Cpu;
 
 /// Evaluation units per disc of final value.
@@ -228,7 +228,7 @@ pub struct Weights {
 }
 
 /// The pattern weights arranged for evaluation by bit extraction. Each instance is read on the
-/// board flipped by one of the [`FLIPS`] flips ([`flip`]), chosen so that its squares,
+/// board flipped by one of the [`FLIPS`] flips, chosen so that its squares,
 /// gathered by `pext` in ascending order, come in the order of a table it shares with other
 /// instances of its pattern: one table per pattern where the flips allow (two for a pattern
 /// whose transposed instances read in another order), which takes about a quarter of the
@@ -242,24 +242,9 @@ struct Extracted {
     table: Vec<i16>,
 }
 
-/// How many flips an instance may be read through: none, rows, columns, both (the four images
-/// of the board the evaluation computes).
+/// How many flips an instance may be read through: the first four of [`symmetric`] (none,
+/// rows, columns, both), the four images of the board the evaluation computes.
 const FLIPS: usize = 4;
-
-/// Square `(r, c)` flipped by flip `f` (bit 0 flips the rows, bit 1 the columns).
-fn flip(f: usize, (r, c): (u8, u8)) -> (u8, u8) {
-    let r = if f & 1 != 0 { 7 - r } else { r };
-    let c = if f & 2 != 0 { 7 - c } else { c };
-    (r, c)
-}
-
-/// Swaps columns `c` and `7 - c` of an 8x8 board.
-#[inline(always)]
-fn flip_columns(mut b: u64) -> u64 {
-    b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
-    b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
-    ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)
-}
 
 /// `TERNARY[b]`: the bits of `b` as base-3 digits (bit `j` worth `3^j`), for up to 10 squares.
 static TERNARY: [u16; 1024] = {
@@ -292,12 +277,12 @@ impl Extracted {
         for (k, squares) in &layout.instances {
             // For each flip, the instance's squares on the flipped board and the order in which
             // they are read.
-            let images: Vec<(Vec<u8>, Vec<usize>)> = (0..FLIPS)
+            let images: Vec<(Vec<u8>, Vec<usize>)> = (0..FLIPS as u8)
                 .map(|f| {
                     let image: Vec<u8> = squares
                         .iter()
                         .map(|&sq| {
-                            let (r, c) = flip(f, (sq / 8, sq % 8));
+                            let (r, c) = symmetric(f, (sq / 8, sq % 8));
                             8 * r + c
                         })
                         .collect();
@@ -432,8 +417,8 @@ impl Weights {
         let boards = [
             (p, o),
             (vp, vo),
-            (flip_columns(p), flip_columns(o)),
-            (flip_columns(vp), flip_columns(vo)),
+            (flip_frame_horizontal(p), flip_frame_horizontal(o)),
+            (flip_frame_horizontal(vp), flip_frame_horizontal(vo)),
         ];
         let mut v = 0i32;
         for (group, &(bp, bo)) in x.groups.iter().zip(&boards) {
@@ -499,12 +484,12 @@ mod tests {
         let per_pattern: Vec<usize> = (0..BASES.len())
             .map(|k| layout.instances.iter().filter(|(j, _)| *j == k).count())
             .collect();
-        // Edges, corner blocks, rows 2-4: four each; the long diagonal two; the shorter ones
-        // four.
-        assert_eq!(per_pattern, [4, 4, 4, 4, 4, 2, 4, 4, 4]);
+        // Edges with X squares, 3x3 corner blocks, rows 2-4: four each; the 2x5 corner blocks
+        // eight (each corner has two); the long diagonal two; the shorter ones four.
+        assert_eq!(per_pattern, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4]);
         assert_eq!(
             layout.len,
-            5 * 6561 + 19683 + 2187 + 729 + 243 + SCALARS,
+            2 * 59049 + 19683 + 4 * 6561 + 2187 + 729 + 243 + SCALARS,
             "weights"
         );
     }

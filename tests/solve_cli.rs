@@ -306,3 +306,67 @@ fn keep_going_marks_the_bad_rows_and_solves_the_rest() {
     assert_eq!(rows[2]["line"], 3);
     assert!(rows[2]["error"].as_str().unwrap().contains("square"));
 }
+
+#[test]
+fn positions_solved_at_once_give_the_rows_of_one_at_a_time() {
+    let content = format!(
+        "{START4}\n{FFO40}\nnonsense\n-----OX--XO----- O\n{}\n",
+        FFO40.replace(" X", " O")
+    );
+    let fields = |out: &std::process::Output| -> Vec<String> {
+        let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} {} {} {} {}",
+                    r["index"],
+                    r["line"],
+                    r["empties"],
+                    r["value_to_move"],
+                    r["best_moves"],
+                    r["error"]
+                )
+            })
+            .collect()
+    };
+    let one = batch_of("jobs1", &content, &["--keep-going", "--json"]);
+    assert_eq!(one.status.code(), Some(2));
+    let one = fields(&one);
+    assert_eq!(one.len(), 5);
+    for jobs in ["2", "3"] {
+        let dir = scratch(&format!("jobs{jobs}"));
+        let file = dir.join("p.obf");
+        std::fs::write(&file, &content).unwrap();
+        let file = file.to_str().unwrap();
+        let args = [
+            "--threads",
+            "2",
+            "solve",
+            "--file",
+            file,
+            "--hash-mb",
+            "16",
+            "--keep-going",
+        ];
+        let out = reversi(&[&args[..], &["--jobs", jobs, "--json"]].concat());
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(fields(&out), one, "--jobs {jobs}");
+        // The table prints the rows in file order too.
+        let out = reversi(&[&args[..], &["--jobs", jobs]].concat());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let index: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| w.parse::<usize>().is_ok())
+            .collect();
+        assert_eq!(index, ["1", "2", "3", "4", "5"], "{text}");
+        assert!(text.contains("total: 4 positions"), "{text}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+    assert_bad(
+        &batch_of("jobs0", &format!("{START4}\n"), &["--jobs", "0"]),
+        &["--jobs"],
+    );
+}

@@ -264,6 +264,8 @@ pub struct BatchArgs {
     pub keep_table: bool,
     /// Where to write the rows (CSV, or JSON by the extension).
     pub out: Option<PathBuf>,
+    /// Positions solved at once (at least 1; capped at the threads and the positions).
+    pub jobs: usize,
 }
 
 /// Solves every position of the OBF file `path` (`-`: standard input) and prints the rows.
@@ -293,7 +295,6 @@ pub fn run(args: &BatchArgs, path: &Path, opts: &SolveOptions) -> Result<()> {
         }
     }
     let mode = args.mode.unwrap_or(Mode::Best);
-    let mut solver = Solver::new(args.hash_mb);
     let text_out = !args.json;
     let mut stdout = std::io::stdout().lock();
     if text_out {
@@ -301,26 +302,20 @@ pub fn run(args: &BatchArgs, path: &Path, opts: &SolveOptions) -> Result<()> {
         write!(stdout, "{}", header())?;
     }
     let t0 = Instant::now();
-    let mut rows = Vec::with_capacity(entries.len());
-    let mut solved_any = false;
-    for (i, entry) in entries.iter().enumerate() {
-        let row = match entry {
-            Ok(e) => {
-                if solved_any && !args.keep_table {
-                    solver.clear();
-                }
-                solved_any = true;
-                let proof = solver.prove(&e.position, mode, opts);
-                Row::new(i + 1, e.line, &proof)
-            }
-            Err(e) => Row::error(i + 1, e, mode, args.scoring),
-        };
-        if text_out {
-            write!(stdout, "{}", row_text(&row))?;
-            stdout.flush()?;
-        }
-        rows.push(row);
-    }
+    let solvable = entries.iter().filter(|e| e.is_ok()).count();
+    let jobs = args
+        .jobs
+        .min(rayon::current_num_threads())
+        .min(solvable)
+        .max(1);
+    stdout.flush()?;
+    drop(stdout);
+    let rows = if jobs == 1 {
+        solve_in_turn(args, &entries, mode, opts)?
+    } else {
+        solve_at_once(args, &entries, mode, opts, jobs)?
+    };
+    let mut stdout = std::io::stdout().lock();
     let seconds = t0.elapsed().as_secs_f64();
     let bad = rows.iter().filter(|r| r.error.is_some()).count();
     let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
@@ -363,4 +358,130 @@ pub fn run(args: &BatchArgs, path: &Path, opts: &SolveOptions) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// Prints `row` to standard output as a line of the table, unless the output is JSON.
+fn print_row(args: &BatchArgs, row: &Row) -> Result<()> {
+    if !args.json {
+        let mut stdout = std::io::stdout().lock();
+        write!(stdout, "{}", row_text(row))?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+/// Solves the entries one after the other with one solver (its table cleared between
+/// positions unless `--keep-table`), printing each row as it is done.
+fn solve_in_turn(
+    args: &BatchArgs,
+    entries: &[Result<obf::Entry, obf::ObfError>],
+    mode: Mode,
+    opts: &SolveOptions,
+) -> Result<Vec<Row>> {
+    let mut solver = Solver::new(args.hash_mb);
+    let mut rows = Vec::with_capacity(entries.len());
+    let mut solved_any = false;
+    for (i, entry) in entries.iter().enumerate() {
+        let row = match entry {
+            Ok(e) => {
+                if solved_any && !args.keep_table {
+                    solver.clear();
+                }
+                solved_any = true;
+                let proof = solver.prove(&e.position, mode, opts);
+                Row::new(i + 1, e.line, &proof)
+            }
+            Err(e) => Row::error(i + 1, e, mode, args.scoring),
+        };
+        print_row(args, &row)?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The rows done so far, printed in file order as soon as every earlier row is done.
+struct Done {
+    rows: Vec<Option<Row>>,
+    /// The first row not printed yet.
+    printed: usize,
+}
+
+/// Solves the entries `jobs` at a time (`jobs` at most the threads): each job is a solver with
+/// its own table that takes the next position, the ones with more empty squares (the costlier)
+/// first, until none is left; a thread whose job has run out helps the others' parallel
+/// searches. Rows are printed in file order.
+fn solve_at_once(
+    args: &BatchArgs,
+    entries: &[Result<obf::Entry, obf::ObfError>],
+    mode: Mode,
+    opts: &SolveOptions,
+    jobs: usize,
+) -> Result<Vec<Row>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    let mut order: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].is_ok()).collect();
+    // Stable: equal empties stay in file order.
+    order.sort_by_key(|&i| {
+        std::cmp::Reverse(
+            entries[i]
+                .as_ref()
+                .map_or(0, |e| e.position.empty().count_ones()),
+        )
+    });
+    let rows = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            e.as_ref()
+                .err()
+                .map(|e| Row::error(i + 1, e, mode, args.scoring))
+        })
+        .collect();
+    let done = Mutex::new(Done { rows, printed: 0 });
+    let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let flush = |done: &mut Done| {
+        while let Some(Some(row)) = done.rows.get(done.printed) {
+            if let Err(e) = print_row(args, row) {
+                lock(&failed).get_or_insert(e);
+            }
+            done.printed += 1;
+        }
+    };
+    flush(&mut lock(&done));
+    let next = AtomicUsize::new(0);
+    rayon::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|_| {
+                let mut solver = Solver::new(args.hash_mb);
+                let mut solved_any = false;
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let Ok(e) = &entries[i] else { continue };
+                    if lock(&failed).is_some() {
+                        // Standard output is gone: the rows would be lost.
+                        break;
+                    }
+                    if solved_any && !args.keep_table {
+                        solver.clear();
+                    }
+                    solved_any = true;
+                    let proof = solver.prove(&e.position, mode, opts);
+                    let mut done = lock(&done);
+                    done.rows[i] = Some(Row::new(i + 1, e.line, &proof));
+                    flush(&mut done);
+                }
+            });
+        }
+    });
+    if let Some(e) = lock(&failed).take() {
+        return Err(e);
+    }
+    let done = lock(&done);
+    Ok(done.rows.iter().flatten().cloned().collect())
+}
+
+/// The value behind `m`, even if a thread panicked holding it (the batch then reports what
+/// it has).
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

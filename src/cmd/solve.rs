@@ -40,6 +40,12 @@ pub struct SolveArgs {
     /// clearing it (see BENCHMARKS.md: no help measured on FFO #40-59).
     #[arg(long, requires = "file")]
     pub keep_table: bool,
+    /// With --file: solve up to this many positions at once (at most the threads), each with
+    /// a table of --hash-mb (so the memory is this many times that), positions with more
+    /// empty squares first; threads left idle at the end help the last positions' searches.
+    /// Rows stay in file order; their seconds overlap, and the total line gives the wall time.
+    #[arg(long, requires = "file", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub jobs: u32,
     /// Transposition table size in MiB: the solver's one large allocation, so its memory is
     /// this and a few MiB more.
     #[arg(long, default_value_t = 512)]
@@ -246,8 +252,10 @@ const SOLVE_32_SECS: f64 = 60.0;
 pub fn run(args: &SolveArgs) -> Result<()> {
     let opts = options(args)?;
     if let Some(path) = &args.file {
-        reversi_nxn::memory::check_available(args.hash_mb as u64)?;
+        let jobs = (args.jobs as usize).min(rayon::current_num_threads());
+        reversi_nxn::memory::check_available(args.hash_mb as u64 * jobs as u64)?;
         let batch = super::batch::BatchArgs {
+            jobs,
             keep_going: args.keep_going,
             mode: args.mode,
             hash_mb: args.hash_mb,

@@ -336,25 +336,12 @@ fn positions_solved_at_once_give_the_rows_of_one_at_a_time() {
     let one = fields(&one);
     assert_eq!(one.len(), 5);
     for jobs in ["2", "3"] {
-        let dir = scratch(&format!("jobs{jobs}"));
-        let file = dir.join("p.obf");
-        std::fs::write(&file, &content).unwrap();
-        let file = file.to_str().unwrap();
-        let args = [
-            "--threads",
-            "2",
-            "solve",
-            "--file",
-            file,
-            "--hash-mb",
-            "16",
-            "--keep-going",
-        ];
-        let out = reversi(&[&args[..], &["--jobs", jobs, "--json"]].concat());
+        let args = ["--keep-going", "--threads", "2", "--jobs", jobs];
+        let out = batch_of("jobs", &content, &[&args[..], &["--json"]].concat());
         assert_eq!(out.status.code(), Some(2));
         assert_eq!(fields(&out), one, "--jobs {jobs}");
         // The table prints the rows in file order too.
-        let out = reversi(&[&args[..], &["--jobs", jobs]].concat());
+        let out = batch_of("jobs", &content, &args);
         let text = String::from_utf8(out.stdout).unwrap();
         let index: Vec<&str> = text
             .lines()
@@ -363,7 +350,6 @@ fn positions_solved_at_once_give_the_rows_of_one_at_a_time() {
             .collect();
         assert_eq!(index, ["1", "2", "3", "4", "5"], "{text}");
         assert!(text.contains("total: 4 positions"), "{text}");
-        std::fs::remove_dir_all(dir).unwrap();
     }
     assert_bad(
         &batch_of("jobs0", &format!("{START4}\n"), &["--jobs", "0"]),

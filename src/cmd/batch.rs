@@ -420,15 +420,13 @@ fn solve_at_once(
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
 
-    let mut order: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].is_ok()).collect();
+    let mut order: Vec<(usize, &obf::Entry)> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| Some((i, e.as_ref().ok()?)))
+        .collect();
     // Stable: equal empties stay in file order.
-    order.sort_by_key(|&i| {
-        std::cmp::Reverse(
-            entries[i]
-                .as_ref()
-                .map_or(0, |e| e.position.empty().count_ones()),
-        )
-    });
+    order.sort_by_key(|(_, e)| std::cmp::Reverse(e.position.empty().count_ones()));
     let rows = entries
         .iter()
         .enumerate()
@@ -455,8 +453,7 @@ fn solve_at_once(
             s.spawn(|_| {
                 let mut solver = Solver::new(args.hash_mb);
                 let mut solved_any = false;
-                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let Ok(e) = &entries[i] else { continue };
+                while let Some(&(i, e)) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     if lock(&failed).is_some() {
                         // Standard output is gone: the rows would be lost.
                         break;

@@ -4,8 +4,9 @@
 //! ordered) move is searched alone; if it does not cut off, the other moves are searched at once
 //! on rayon's workers, all with the same window (a null window never moves), sharing the table.
 //! When one of them cuts off, the split's [`Abort`] flag tells the others to stop; a search
-//! under a raised flag sees it at its next interior node, returns from there without storing
-//! anything, and its result is dropped (one that finished first is complete, hence sound).
+//! under a raised flag sees it within 16 interior nodes (`POLL_EVERY`), returns from there
+//! without storing anything, and its result is dropped (one that finished first is complete,
+//! hence sound).
 //!
 //! The value is the same for any number of threads: every result used is a complete,
 //! sound alpha-beta result, and the table stores only sound bounds. Only the node count and the

@@ -338,6 +338,8 @@ pub struct Searcher<'a, C> {
     pub(super) sel: u8,
     /// Whether this searcher has seen its abort flags raised (then it stays stopped).
     stopped: bool,
+    /// Interior nodes entered since the abort flags were last read.
+    unpolled: u32,
 }
 
 impl<C> Drop for Searcher<'_, C> {
@@ -348,6 +350,13 @@ impl<C> Drop for Searcher<'_, C> {
             .fetch_add(self.ordering_nodes, Ordering::Relaxed);
     }
 }
+
+/// Interior nodes a searcher under a parallel split enters between two reads of the split's
+/// abort flags (a walk up the chain of splits above it): a stopped search goes on for at most
+/// this many nodes, whose results are sound and only wasted. Reading them at every node took
+/// 1-2% more time on FFO #49-52 (one thread, three pairs side by side: 1.7%, 1.5%, 0.6%;
+/// BENCHMARKS.md, session 27).
+const POLL_EVERY: u32 = 16;
 
 /// A move with its flips and its ordering key (smaller first).
 #[derive(Debug, Clone, Copy)]
@@ -404,14 +413,15 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             patterned: ctx.pattern.is_some() && ctx.tuning.pattern_order,
             sel: 0,
             stopped: false,
+            unpolled: 0,
         }
     }
 
     /// Whether this searcher has stopped because a parallel split above it was cut off (its
-    /// result is then unused). Only [`Searcher::poll_abort`] reads the flags: once per interior
-    /// node, and after each split this searcher waited for (whose searchers may have dropped
-    /// moves for a raised flag). Until it sees them raised, the searcher's own results are
-    /// complete and sound.
+    /// result is then unused). Only [`Searcher::poll_abort`] reads the flags: once per
+    /// [`POLL_EVERY`] interior nodes, and after each split this searcher waited for (whose
+    /// searchers may have dropped moves for a raised flag). Until it sees them raised, the
+    /// searcher's own results are complete and sound.
     #[inline(always)]
     pub(super) fn aborted(&self) -> bool {
         self.stopped
@@ -421,6 +431,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// stops it for good if one is raised; returns whether it has stopped.
     #[inline(always)]
     fn poll_abort(&mut self) -> bool {
+        self.unpolled = 0;
         if !self.stopped && self.abort.is_some_and(Abort::is_set) {
             self.stopped = true;
         }
@@ -511,8 +522,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             }
             return -self.search(o, p, -beta, -alpha);
         }
-        if self.poll_abort() {
-            return 0;
+        if self.abort.is_some() {
+            self.unpolled += 1;
+            if self.unpolled >= POLL_EVERY && self.poll_abort() {
+                return 0;
+            }
         }
 
         // Transposition table.

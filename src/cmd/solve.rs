@@ -47,7 +47,8 @@ pub struct SolveArgs {
     #[arg(long, requires = "file", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub jobs: u32,
     /// Transposition table size in MiB: the solver's one large allocation, so its memory is
-    /// this and a few MiB more.
+    /// this and a few MiB more. Up to 8 MiB of it (an eighth at most) is a near part for the
+    /// positions of small subtrees on 8x8.
     #[arg(long, default_value_t = 512)]
     pub hash_mb: usize,
     /// Print the report as JSON instead of text.
@@ -68,10 +69,10 @@ pub struct SolveArgs {
     /// MTD(f)'s null-window tests.
     #[arg(long)]
     pub pvs: bool,
-    /// Turn one technique off, for measuring it: table, prefetch, symmetry, etc, ordering,
-    /// potential, corner-squares, own-mobility, stable-order, hash-move, table-ordering,
-    /// endgame, parallel, stability, stability-margin, edge-stability, stable-eval,
-    /// pattern-order, pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order,
+    /// Turn one technique off, for measuring it: table, near-table (8x8), prefetch, symmetry,
+    /// etc, ordering, potential, corner-squares, own-mobility, stable-order, hash-move,
+    /// table-ordering, endgame, parallel, stability, stability-margin, edge-stability,
+    /// stable-eval, pattern-order, pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order,
     /// guess-scale, last-two, probcut, defer-ordering.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
@@ -198,6 +199,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
         match w.as_str() {
             "table" => t.table = false,
             "prefetch" => t.prefetch = false,
+            "near-table" => t.near_empties = 0,
             "last-two" => t.last_two = false,
             "guess-scale" => t.guess_scale = false,
             "pv-order" => t.pv_order = false,
@@ -228,13 +230,13 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             "defer-ordering" => t.defer_ordering = false,
             other => {
                 return Err(UsageError(format!(
-                    "unknown technique '{other}' for --without: expected table, prefetch, \
+                "unknown technique '{other}' for --without: expected table, near-table, prefetch, \
                      symmetry, etc, ordering, potential, corner-squares, own-mobility, \
                      stable-order, hash-move, table-ordering, endgame, last-two, parallel, \
                      stability, stability-margin, edge-stability, stable-eval, pattern-order, \
                      pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order, \
                      guess-scale, probcut or defer-ordering"
-                ))
+            ))
                 .into())
             }
         }

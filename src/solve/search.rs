@@ -26,7 +26,7 @@ use super::abort::Abort;
 use super::pattern::{self, Weights};
 use super::probcut::Probcut;
 use super::stability::Stability;
-use super::table::{Bound, Table};
+use super::table::{Bound, Part, Table};
 
 /// Larger than any value.
 pub const INF: i32 = 65;
@@ -64,6 +64,13 @@ pub(super) const SHALLOW_INF: i32 = 1 << 20;
 pub struct Tuning {
     /// Use the transposition table.
     pub table: bool,
+    /// On 8x8, positions with at most this many empty squares keep their bounds in the table's
+    /// near part ([`Part::Near`], at most [`NEAR_MB`](super::table::NEAR_MB) MiB), the
+    /// others in its main part; 0: all in the main part, as on other boards. 9: on FFO #50
+    /// and #53-54 (one thread, 128 MiB) 1.005x and 1.002x the nodes, 0.97x and 0.99x the time;
+    /// the whole suite two positions at once 0.97x the time, 1.002x the nodes (BENCHMARKS.md,
+    /// session 27).
+    pub near_empties: u32,
     /// Prefetch the children's table buckets before probing them (ETC) or searching them.
     pub prefetch: bool,
     /// Key positions with at least this many empty squares by their symmetry-canonical form
@@ -209,6 +216,7 @@ impl Default for Tuning {
     fn default() -> Self {
         Tuning {
             table: true,
+            near_empties: 9,
             prefetch: true,
             symmetry_empties: 26,
             etc_empties: 10,
@@ -283,6 +291,8 @@ pub struct Ctx<'a> {
     pub ordering_nodes: AtomicU64,
     /// The trained evaluation, on 8x8 when the tuning asks for it.
     pub pattern: Option<&'static Weights>,
+    /// Positions with at most this many empty squares use the table's near part (0: none).
+    pub near_empties: u32,
 }
 
 impl<'a> Ctx<'a> {
@@ -305,6 +315,22 @@ impl<'a> Ctx<'a> {
             nodes: AtomicU64::new(0),
             ordering_nodes: AtomicU64::new(0),
             pattern,
+            near_empties: if patterned(shape) {
+                tuning.near_empties
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The part of the table that keeps positions with `empties` empty squares.
+    #[inline(always)]
+    #[must_use]
+    pub fn part(&self, empties: u32) -> Part {
+        if empties <= self.near_empties {
+            Part::Near
+        } else {
+            Part::Main
         }
     }
 
@@ -537,7 +563,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         };
         let mut hash_move = None;
         if t.table {
-            if let Some(b) = ctx.table.get(kp, ko) {
+            if let Some(b) = ctx.table.get(ctx.part(n_empty), kp, ko) {
                 if b.sel <= self.sel {
                     if b.lower >= beta || b.lower == b.upper {
                         return b.lower;
@@ -584,7 +610,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 (np, no)
             };
             if fetch {
-                ctx.table.prefetch(cp, co);
+                ctx.table.prefetch(ctx.part(n_empty - 1), cp, co);
             }
             child_keys[n].write((cp, co));
             slots[n].write(Cand {
@@ -612,7 +638,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         for (c, &(cp, co)) in list.iter_mut().zip(child_keys) {
             let mut known = None;
             if etc {
-                if let Some(b) = ctx.table.get(cp, co).filter(|b| b.sel <= self.sel) {
+                if let Some(b) = ctx
+                    .table
+                    .get(ctx.part(n_empty - 1), cp, co)
+                    .filter(|b| b.sel <= self.sel)
+                {
                     if -b.upper >= beta {
                         return -b.upper;
                     }
@@ -712,7 +742,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 best: Some(stored),
                 sel: self.sel,
             };
-            ctx.table.put(kp, ko, n_empty, bound);
+            ctx.table.put(ctx.part(n_empty), kp, ko, n_empty, bound);
         }
         best
     }
@@ -829,9 +859,10 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             return None;
         }
         let empty = ctx.mask & !(p | o);
-        let (kp, ko, sym) = self.key(p, o, empty.count_ones());
+        let n_empty = empty.count_ones();
+        let (kp, ko, sym) = self.key(p, o, n_empty);
         ctx.table
-            .get(kp, ko)?
+            .get(ctx.part(n_empty), kp, ko)?
             .best
             .map(|m| inverse(sym).apply_square(ctx.shape, m))
             .filter(|&m| legal_moves(p, o, empty) & (1u64 << m) != 0)
@@ -1199,5 +1230,47 @@ pub(super) mod tests {
                 assert_eq!(value(stable_order, 20_000), exact, "{pos}");
             }
         }
+    }
+
+    #[test]
+    fn the_near_table_changes_no_value() {
+        // 8x8 positions of 15 empty squares, under both rules: the value with the positions of
+        // up to 12 empty squares in a near part of 96 KiB (a 1 MiB table, so that they collide
+        // often), against the value with every position in the main part.
+        let shape = Shape::square(8).unwrap();
+        let near = Tuning {
+            near_empties: 12,
+            ..Tuning::default()
+        };
+        let main_only = Tuning {
+            near_empties: 0,
+            ..Tuning::default()
+        };
+        let mut rng = Xoshiro256::from_seed(27);
+        for game in 0..12 {
+            let pos = random_position(shape, &mut rng, 15);
+            let (p, o) = (pos.player(), pos.opponent());
+            let scoring = if game % 2 == 0 {
+                Scoring::Discs
+            } else {
+                Scoring::WinnerTakesEmpties
+            };
+            let value = |tuning: Tuning| {
+                let table = Table::new(1);
+                let ctx = Ctx::new(&table, tuning, shape, scoring);
+                let v = searcher(&ctx).exact(p, o, 0);
+                (v, ctx.nodes())
+            };
+            let (with, nodes_with) = value(near);
+            let (without, nodes_without) = value(main_only);
+            assert_eq!(with, without, "{pos}");
+            assert!(nodes_with > 0 && nodes_without > 0);
+        }
+        // The near part is for 8x8 only: other boards' node counts are kept in `results/`.
+        let table = Table::new(1);
+        let eight = Ctx::new(&table, near, shape, Scoring::Discs);
+        assert_eq!((eight.part(12), eight.part(13)), (Part::Near, Part::Main));
+        let six = Ctx::new(&table, near, Shape::square(6).unwrap(), Scoring::Discs);
+        assert_eq!(six.part(7), Part::Main);
     }
 }

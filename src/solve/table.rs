@@ -25,7 +25,10 @@
 //! table is a cache, and a store lost is only work redone.
 //!
 //! Buckets are two entries: the first keeps the entry with more empty squares (the costlier
-//! subtree), the second always takes the newest store.
+//! subtree), the second always takes the newest store. The table has two parts ([`Part`]): the
+//! main one, and a near one of at most [`NEAR_MB`] MiB where the search keeps, on 8x8, the
+//! positions of small subtrees (`Tuning::near_empties`), the most numerous probes, so that
+//! they often find their bucket in the processor's cache.
 
 use rayon::prelude::*;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
@@ -57,34 +60,61 @@ const NO_MOVE: u64 = 255;
 /// Bytes per entry, for sizing.
 pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
-/// A fixed-size table of [`Bound`]s keyed by `(player, opponent)`.
+/// Which part of the [`Table`] a position's bounds go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The main part, almost all of the table.
+    Main,
+    /// The near part: at most [`NEAR_MB`] MiB, small enough to stay in the processor's
+    /// last-level cache, for the many positions of small subtrees.
+    Near,
+}
+
+/// The most MiB the near part of a table takes.
+pub const NEAR_MB: usize = 8;
+
+/// A fixed-size table of [`Bound`]s keyed by `(player, opponent)`, in two parts ([`Part`]).
 #[derive(Debug)]
 pub struct Table {
     entries: Vec<Entry>,
-    /// Number of buckets minus one (a power of two minus one).
+    /// Number of buckets of the main part minus one (a power of two minus one).
     bucket_mask: usize,
+    /// Number of buckets of the near part minus one (a power of two minus one).
+    near_mask: usize,
+}
+
+/// The largest power of two at most `n` (1 for 0 and 1).
+fn power_of_two_below(n: usize) -> usize {
+    if n < 2 {
+        1
+    } else {
+        1usize << (usize::BITS - 1 - n.leading_zeros())
+    }
 }
 
 impl Table {
-    /// A table of about `mb` MiB (rounded down to a power of two of buckets; at least one
-    /// bucket).
+    /// A table of at most about `mb` MiB: the near part an eighth of it up to [`NEAR_MB`], the
+    /// main part the rest, each rounded down to a power of two of buckets (at least one).
     #[must_use]
     pub fn new(mb: usize) -> Table {
-        let want = mb.saturating_mul(1 << 20) / (2 * ENTRY_BYTES);
-        let buckets = if want < 2 {
-            1
-        } else {
-            1usize << (usize::BITS - 1 - want.leading_zeros())
-        };
-        let mut entries = Vec::with_capacity(2 * buckets);
+        let bytes = mb.saturating_mul(1 << 20);
+        let near = power_of_two_below((bytes / 8).min(NEAR_MB << 20) / (2 * ENTRY_BYTES));
+        let buckets =
+            power_of_two_below(bytes.saturating_sub(near * 2 * ENTRY_BYTES) / (2 * ENTRY_BYTES));
+        let mut entries = Vec::with_capacity(2 * (buckets + near));
         // Every probe is a random access: with 4 KiB pages each one also misses the TLB.
         crate::memory::advise_huge_pages(&entries);
         // The first touch of the pages (faults, zeroing, and finding free huge pages, seconds
         // for 2 GiB when memory is fragmented) is shared by the workers.
-        entries.par_extend((0..2 * buckets).into_par_iter().map(|_| Entry::default()));
+        entries.par_extend(
+            (0..2 * (buckets + near))
+                .into_par_iter()
+                .map(|_| Entry::default()),
+        );
         Table {
             entries,
             bucket_mask: buckets - 1,
+            near_mask: near - 1,
         }
     }
 
@@ -102,21 +132,26 @@ impl Table {
         }
     }
 
+    /// The index of the first entry of the bucket of `(p, o)` in `part` (the near part's
+    /// buckets follow the main part's).
     #[inline]
-    fn bucket(&self, p: u64, o: u64) -> usize {
+    fn bucket(&self, part: Part, p: u64, o: u64) -> usize {
         let h = (p ^ o.rotate_left(23).wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        let h = h ^ (h >> 29);
-        2 * ((h as usize) & self.bucket_mask)
+        let h = (h ^ (h >> 29)) as usize;
+        match part {
+            Part::Main => 2 * (h & self.bucket_mask),
+            Part::Near => 2 * (self.bucket_mask + 1 + (h & self.near_mask)),
+        }
     }
 
-    /// Asks the processor to start loading the bucket of `(p, o)` into the cache, so that a
-    /// [`Table::get`] a little later does not wait for memory. Probes are random accesses to a
-    /// table far larger than the caches; the children's probes at a node are independent, so
-    /// their misses can overlap (see BENCHMARKS.md, third round).
+    /// Asks the processor to start loading the bucket of `(p, o)` in `part` into the cache, so
+    /// that a [`Table::get`] a little later does not wait for memory. Probes are random
+    /// accesses to a table far larger than the caches; the children's probes at a node are
+    /// independent, so their misses can overlap (see BENCHMARKS.md, third round).
     #[inline]
-    pub fn prefetch(&self, p: u64, o: u64) {
-        let b = self.bucket(p, o);
+    pub fn prefetch(&self, part: Part, p: u64, o: u64) {
+        let b = self.bucket(part, p, o);
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
@@ -132,11 +167,11 @@ impl Table {
         }
     }
 
-    /// The bounds stored for `(p, o)`, if any.
+    /// The bounds stored for `(p, o)` in `part`, if any.
     #[inline]
     #[must_use]
-    pub fn get(&self, p: u64, o: u64) -> Option<Bound> {
-        let b = self.bucket(p, o);
+    pub fn get(&self, part: Part, p: u64, o: u64) -> Option<Bound> {
+        let b = self.bucket(part, p, o);
         for e in &self.entries[b..b + 2] {
             let d1 = e.data.load(Ordering::Acquire);
             if d1 == 0 || d1 & LOCK != 0 {
@@ -152,19 +187,19 @@ impl Table {
         None
     }
 
-    /// Records that the value of `(p, o)`, a position with `empties` empty squares, lies in
-    /// `[bound.lower, bound.upper]` with best move `bound.best`, found by a search of
+    /// Records in `part` that the value of `(p, o)`, a position with `empties` empty squares,
+    /// lies in `[bound.lower, bound.upper]` with best move `bound.best`, found by a search of
     /// selectivity `bound.sel` (0: exact). Bounds already stored for the same position at the
     /// same selectivity are kept where tighter; a surer entry stays as it is.
     #[inline]
-    pub fn put(&self, p: u64, o: u64, empties: u32, bound: Bound) {
+    pub fn put(&self, part: Part, p: u64, o: u64, empties: u32, bound: Bound) {
         let Bound {
             mut lower,
             mut upper,
             mut best,
             sel,
         } = bound;
-        let b = self.bucket(p, o);
+        let b = self.bucket(part, p, o);
         let (first, second) = (&self.entries[b], &self.entries[b + 1]);
         // Same position in either slot: update it in place.
         let mut target = None;
@@ -252,33 +287,60 @@ mod tests {
     #[test]
     fn stores_and_tightens_bounds() {
         let t = Table::new(1);
-        assert_eq!(t.get(1, 2), None);
-        t.put(1, 2, 10, bound(-64, 8, Some(5), 0));
-        assert_eq!(t.get(1, 2), Some(bound(-64, 8, Some(5), 0)));
-        t.put(1, 2, 10, bound(-4, 64, None, 0));
-        let b = t.get(1, 2).unwrap();
+        assert_eq!(t.get(Part::Main, 1, 2), None);
+        t.put(Part::Main, 1, 2, 10, bound(-64, 8, Some(5), 0));
+        assert_eq!(t.get(Part::Main, 1, 2), Some(bound(-64, 8, Some(5), 0)));
+        t.put(Part::Main, 1, 2, 10, bound(-4, 64, None, 0));
+        let b = t.get(Part::Main, 1, 2).unwrap();
         assert_eq!((b.lower, b.upper, b.best), (-4, 8, Some(5)));
-        assert_eq!(t.get(2, 1), None);
+        assert_eq!(t.get(Part::Main, 2, 1), None);
     }
 
     #[test]
     fn selective_bounds_never_replace_surer_ones() {
         let t = Table::new(1);
-        t.put(1, 2, 10, bound(-4, 8, Some(5), 0));
+        t.put(Part::Main, 1, 2, 10, bound(-4, 8, Some(5), 0));
         // A selective store leaves the exact entry as it was.
-        t.put(1, 2, 10, bound(6, 6, Some(7), 2));
-        assert_eq!(t.get(1, 2), Some(bound(-4, 8, Some(5), 0)));
-        t.put(3, 4, 10, bound(6, 6, Some(7), 2));
-        t.put(3, 4, 10, bound(-64, 2, None, 1));
+        t.put(Part::Main, 1, 2, 10, bound(6, 6, Some(7), 2));
+        assert_eq!(t.get(Part::Main, 1, 2), Some(bound(-4, 8, Some(5), 0)));
+        t.put(Part::Main, 3, 4, 10, bound(6, 6, Some(7), 2));
+        t.put(Part::Main, 3, 4, 10, bound(-64, 2, None, 1));
         // A surer store replaces the bounds and keeps the best move when it has none.
-        assert_eq!(t.get(3, 4), Some(bound(-64, 2, Some(7), 1)));
-        t.put(3, 4, 10, bound(-10, 64, Some(9), 1));
-        assert_eq!(t.get(3, 4), Some(bound(-10, 2, Some(9), 1)));
+        assert_eq!(t.get(Part::Main, 3, 4), Some(bound(-64, 2, Some(7), 1)));
+        t.put(Part::Main, 3, 4, 10, bound(-10, 64, Some(9), 1));
+        assert_eq!(t.get(Part::Main, 3, 4), Some(bound(-10, 2, Some(9), 1)));
     }
 
     #[test]
     fn size_is_bounded() {
-        assert!(Table::new(1).bytes() <= 1 << 20);
-        assert!(Table::new(0).bytes() > 0);
+        for mb in [0, 1, 8, 96, 128, 512] {
+            let t = Table::new(mb);
+            assert!(t.bytes() > 0);
+            assert!(
+                mb == 0 || t.bytes() <= mb << 20,
+                "{mb} MiB: {} bytes",
+                t.bytes()
+            );
+            assert!((t.near_mask + 1) * 2 * ENTRY_BYTES <= NEAR_MB << 20);
+        }
+        // The main part of the usual sizes as before the near part: 96 MiB of 128, 384 of 512.
+        assert_eq!(Table::new(128).bucket_mask + 1, 1 << 21);
+        assert_eq!(Table::new(512).bucket_mask + 1, 1 << 23);
+    }
+
+    #[test]
+    fn the_two_parts_are_apart() {
+        let t = Table::new(1);
+        t.put(Part::Near, 1, 2, 8, bound(-4, 8, Some(5), 0));
+        assert_eq!(t.get(Part::Main, 1, 2), None);
+        assert_eq!(t.get(Part::Near, 1, 2), Some(bound(-4, 8, Some(5), 0)));
+        t.put(Part::Main, 1, 2, 8, bound(0, 0, Some(6), 0));
+        assert_eq!(t.get(Part::Near, 1, 2), Some(bound(-4, 8, Some(5), 0)));
+        assert_eq!(t.get(Part::Main, 1, 2), Some(bound(0, 0, Some(6), 0)));
+        // Every near bucket lies past the main part.
+        for k in 0..1000u64 {
+            assert!(t.bucket(Part::Near, k, k * 7 + 1) >= 2 * (t.bucket_mask + 1));
+            assert!(t.bucket(Part::Near, k, k * 7 + 1) + 1 < t.entries.len());
+        }
     }
 }

@@ -72,8 +72,8 @@ pub struct SolveArgs {
     /// Turn one technique off, for measuring it: table, near-table (8x8), prefetch, symmetry,
     /// etc, ordering, potential, corner-squares, own-mobility, stable-order, hash-move,
     /// table-ordering, endgame, parallel, stability, stability-margin, edge-stability,
-    /// stable-eval, pattern-order, pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order,
-    /// guess-scale, last-two, probcut, defer-ordering.
+    /// stable-eval, pattern-order, pattern-guess, pattern-shallow, ordered-guess,
+    /// pv-null-window, pv-order, guess-scale, last-two, probcut, defer-ordering.
     #[arg(long, value_name = "TECHNIQUE")]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
@@ -230,13 +230,13 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             "defer-ordering" => t.defer_ordering = false,
             other => {
                 return Err(UsageError(format!(
-                "unknown technique '{other}' for --without: expected table, near-table, prefetch, \
-                     symmetry, etc, ordering, potential, corner-squares, own-mobility, \
+                    "unknown technique '{other}' for --without: expected table, near-table, \
+                     prefetch, symmetry, etc, ordering, potential, corner-squares, own-mobility, \
                      stable-order, hash-move, table-ordering, endgame, last-two, parallel, \
                      stability, stability-margin, edge-stability, stable-eval, pattern-order, \
                      pattern-guess, pattern-shallow, ordered-guess, pv-null-window, pv-order, \
                      guess-scale, probcut or defer-ordering"
-            ))
+                ))
                 .into())
             }
         }

@@ -94,7 +94,9 @@ fn power_of_two_below(n: usize) -> usize {
 
 impl Table {
     /// A table of at most about `mb` MiB: the near part an eighth of it up to [`NEAR_MB`], the
-    /// main part the rest, each rounded down to a power of two of buckets (at least one).
+    /// main part the rest, each rounded down to a power of two of buckets (at least one). The
+    /// main part of a power of two of MiB (1 MiB and up) is what the whole table was before the
+    /// near part; a budget of three times one (96, 384 MiB) loses half of it to the rounding.
     #[must_use]
     pub fn new(mb: usize) -> Table {
         let bytes = mb.saturating_mul(1 << 20);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use reversi_nxn::board::Scoring;
+use reversi_nxn::board::{Position, Scoring};
 use reversi_nxn::obf;
 use reversi_nxn::solve::{Mode, Proof, SolveOptions, Solver};
 use serde::Serialize;
@@ -370,6 +370,32 @@ fn print_row(args: &BatchArgs, row: &Row) -> Result<()> {
     Ok(())
 }
 
+/// A solver for a batch's positions one after the other, its table cleared between them
+/// unless `--keep-table`.
+struct Prover {
+    solver: Solver,
+    keep_table: bool,
+    solved_any: bool,
+}
+
+impl Prover {
+    fn new(args: &BatchArgs) -> Prover {
+        Prover {
+            solver: Solver::new(args.hash_mb),
+            keep_table: args.keep_table,
+            solved_any: false,
+        }
+    }
+
+    fn prove(&mut self, pos: &Position, mode: Mode, opts: &SolveOptions) -> Proof {
+        if self.solved_any && !self.keep_table {
+            self.solver.clear();
+        }
+        self.solved_any = true;
+        self.solver.prove(pos, mode, opts)
+    }
+}
+
 /// Solves the entries one after the other with one solver (its table cleared between
 /// positions unless `--keep-table`), printing each row as it is done.
 fn solve_in_turn(
@@ -378,19 +404,11 @@ fn solve_in_turn(
     mode: Mode,
     opts: &SolveOptions,
 ) -> Result<Vec<Row>> {
-    let mut solver = Solver::new(args.hash_mb);
+    let mut prover = Prover::new(args);
     let mut rows = Vec::with_capacity(entries.len());
-    let mut solved_any = false;
     for (i, entry) in entries.iter().enumerate() {
         let row = match entry {
-            Ok(e) => {
-                if solved_any && !args.keep_table {
-                    solver.clear();
-                }
-                solved_any = true;
-                let proof = solver.prove(&e.position, mode, opts);
-                Row::new(i + 1, e.line, &proof)
-            }
+            Ok(e) => Row::new(i + 1, e.line, &prover.prove(&e.position, mode, opts)),
             Err(e) => Row::error(i + 1, e, mode, args.scoring),
         };
         print_row(args, &row)?;
@@ -451,18 +469,13 @@ fn solve_at_once(
     rayon::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|_| {
-                let mut solver = Solver::new(args.hash_mb);
-                let mut solved_any = false;
+                let mut prover = Prover::new(args);
                 while let Some(&(i, e)) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     if lock(&failed).is_some() {
                         // Standard output is gone: the rows would be lost.
                         break;
                     }
-                    if solved_any && !args.keep_table {
-                        solver.clear();
-                    }
-                    solved_any = true;
-                    let proof = solver.prove(&e.position, mode, opts);
+                    let proof = prover.prove(&e.position, mode, opts);
                     let mut done = lock(&done);
                     done.rows[i] = Some(Row::new(i + 1, e.line, &proof));
                     flush(&mut done);

@@ -599,6 +599,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let etc = t.table && n_empty >= t.etc_empties;
         // Children that probe the table themselves (above the end solver) benefit too.
         let fetch = t.prefetch && t.table && (etc || n_empty - 1 > t.endgame_empties);
+        let child_part = ctx.part(n_empty - 1);
         for sq in Squares(moves) {
             let f = self.cpu.flips(p, o, sq);
             let bit = 1u64 << sq;
@@ -610,7 +611,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 (np, no)
             };
             if fetch {
-                ctx.table.prefetch(ctx.part(n_empty - 1), cp, co);
+                ctx.table.prefetch(child_part, cp, co);
             }
             child_keys[n].write((cp, co));
             slots[n].write(Cand {
@@ -640,7 +641,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             if etc {
                 if let Some(b) = ctx
                     .table
-                    .get(ctx.part(n_empty - 1), cp, co)
+                    .get(child_part, cp, co)
                     .filter(|b| b.sel <= self.sel)
                 {
                     if -b.upper >= beta {

@@ -314,3 +314,124 @@ fn both_scoring_rules_against_the_twin() {
     assert!(check_scoring(Shape::new(4, 6).unwrap(), 100, 12, 406) > 5);
     assert!(check_scoring(Shape::square(6).unwrap(), 60, 11, 606) > 0);
 }
+
+/// A board's committed solution under `scoring` (`results/RxC/`, written by `reversi report`).
+fn committed_solution(shape: Shape, scoring: Scoring) -> serde_json::Value {
+    let name = match scoring {
+        Scoring::Discs => "solution.json",
+        Scoring::WinnerTakesEmpties => "solution-winner-takes-empties.json",
+    };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("results")
+        .join(shape.name())
+        .join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run `reversi report`)", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Checks a committed solution of `shape`'s start under `scoring` against itself: its
+/// principal variation replays from the start to a finished game of its final discs and
+/// value. Returns the value.
+fn check_committed(shape: Shape, scoring: Scoring) -> i32 {
+    let s = committed_solution(shape, scoring);
+    let start = shape.start();
+    assert_eq!(
+        s["position"],
+        start.to_board_string(),
+        "{shape} {scoring:?}"
+    );
+    let pv: Vec<&str> = s["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let (end, _) = start.after_moves(&pv.join(" ")).unwrap();
+    assert!(
+        end.is_over(),
+        "{shape} {scoring:?}: the pv stops before the end"
+    );
+    assert_eq!(s["final_black"], end.black_count(), "{shape} {scoring:?}");
+    assert_eq!(s["final_white"], end.white_count(), "{shape} {scoring:?}");
+    let value = i32::try_from(s["value"].as_i64().unwrap()).unwrap();
+    assert_eq!(
+        end.black_margin_under(scoring),
+        value,
+        "{shape} {scoring:?}"
+    );
+    value
+}
+
+/// The boards `reversi report` solves (its `SOLVE_BOARDS`).
+const COMMITTED: &[(u32, u32)] = &[
+    (3, 3),
+    (3, 4),
+    (3, 5),
+    (3, 6),
+    (3, 7),
+    (3, 8),
+    (4, 4),
+    (4, 5),
+    (4, 6),
+    (4, 7),
+    (4, 8),
+    (5, 5),
+    (5, 6),
+    (5, 7),
+    (6, 6),
+];
+
+#[test]
+fn committed_solutions_under_both_rules_agree() {
+    // Every board's perfect play in results/ under both rules: the pv replays to its value,
+    // the winner is the same and the Othello rule's margin is never smaller (a strategy that
+    // keeps a disc margin keeps at least that margin when the winner takes the empty squares).
+    for &(r, c) in COMMITTED {
+        let shape = Shape::new(r, c).unwrap();
+        let discs = check_committed(shape, Scoring::Discs);
+        let othello = check_committed(shape, Scoring::WinnerTakesEmpties);
+        assert_eq!(discs.signum(), othello.signum(), "{shape}");
+        assert!(
+            othello.abs() >= discs.abs(),
+            "{shape}: {othello} against {discs}"
+        );
+    }
+}
+
+/// The start's value of `shape` under `scoring` by the twin.
+fn start_by_twin(shape: Shape, scoring: Scoring) -> i32 {
+    minimax_under(&shape.start(), scoring, &mut HashMap::new())
+}
+
+#[test]
+fn committed_small_solutions_against_the_twin() {
+    // The committed values of the small boards under both rules, from plain minimax.
+    for (r, c) in [(3, 3), (3, 4), (3, 5), (3, 6), (4, 4)] {
+        let shape = Shape::new(r, c).unwrap();
+        for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
+            let s = committed_solution(shape, scoring);
+            assert_eq!(
+                s["value"],
+                start_by_twin(shape, scoring),
+                "{shape} {scoring:?}"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "about 20 s in release: cargo test --release --test solve_twin -- --ignored committed"]
+fn committed_larger_solutions_against_the_twin() {
+    for (r, c) in [(3, 7), (3, 8), (4, 5)] {
+        let shape = Shape::new(r, c).unwrap();
+        for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
+            let s = committed_solution(shape, scoring);
+            assert_eq!(
+                s["value"],
+                start_by_twin(shape, scoring),
+                "{shape} {scoring:?}"
+            );
+        }
+    }
+}

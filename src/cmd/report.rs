@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use reversi_nxn::board::Shape;
+use reversi_nxn::board::{Scoring, Shape};
 use reversi_nxn::count::{count, CountOptions};
 use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport};
 use reversi_nxn::export::plot::{plot_results, thousands};
@@ -115,7 +115,16 @@ const SOLVE_BOARDS: &[(u32, u32)] = &[
 /// Boards strongly solved (every reachable position), where that fits in seconds.
 const STRONG_BOARDS: &[(u32, u32)] = &[(3, 3), (4, 4), (3, 4), (3, 5), (3, 6), (3, 7)];
 
-/// What the summary needs of a `solution.json` (written by `reversi solve --save`).
+/// The file of a board's solution under each scoring rule, in the board's results directory.
+const fn solution_file(scoring: Scoring) -> &'static str {
+    match scoring {
+        Scoring::Discs => "solution.json",
+        Scoring::WinnerTakesEmpties => "solution-winner-takes-empties.json",
+    }
+}
+
+/// What the summary needs of a `solution.json` (written by `reversi solve --save`) or of its
+/// twin under the Othello rule.
 #[derive(Debug, Clone, serde::Deserialize)]
 struct SolutionSummary {
     value: i32,
@@ -146,6 +155,8 @@ struct Row {
     games: String,
     positions: String,
     result: String,
+    /// Perfect play under the Othello rule (empty squares to the winner).
+    othello: String,
     /// The run that found the games (a count or an estimate), as its files record it.
     games_seconds: Option<f64>,
     /// The solve of the start.
@@ -234,30 +245,20 @@ pub fn run(args: &ReportArgs) -> Result<()> {
 
     for &(r, c) in SOLVE_BOARDS {
         let shape = Shape::new(r, c)?;
-        let path = board_dir(&args.results, shape).join("solution.json");
-        let s = match read_json::<SolutionSummary>(&path) {
-            Some(s) if !args.force => s,
-            _ => {
-                eprintln!("solve {shape}");
-                let mut solver = Solver::new(1024);
-                let report = solver.solve(&shape.start(), &SolveOptions::default(), &bar);
-                write_json(&path, &reversi_nxn::export::json::solution(&report))?;
-                read_json(&path).context("reading back the solution just written")?
-            }
-        };
-        let row = rows.entry((r, c)).or_default();
-        row.result = format!(
-            "{} {}:{} (black {:+})",
-            if s.winner == "draw" {
-                "draw".to_string()
-            } else {
-                format!("{} wins", s.winner)
-            },
-            s.final_black,
-            s.final_white,
-            s.value
+        let dir = board_dir(&args.results, shape);
+        let discs = solution(&dir, shape, Scoring::Discs, args.force, &bar)?;
+        let othello = solution(&dir, shape, Scoring::WinnerTakesEmpties, args.force, &bar)?;
+        // Both rules give every finished game a value of the same sign (board::scoring).
+        anyhow::ensure!(
+            discs.winner == othello.winner,
+            "{shape}: the winner differs between the scoring rules ({} and {}): a bug",
+            discs.winner,
+            othello.winner
         );
-        row.solve_seconds = Some(s.seconds);
+        let row = rows.entry((r, c)).or_default();
+        row.result = perfect_play(&discs, None);
+        row.othello = perfect_play(&othello, Some(shape.squares()));
+        row.solve_seconds = Some(discs.seconds);
     }
 
     for &(r, c) in STRONG_BOARDS {
@@ -369,6 +370,53 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     Ok(())
 }
 
+/// The solution of `shape`'s start under `scoring`, from its file in `dir` (unless `force`),
+/// else solved and written there.
+fn solution(
+    dir: &Path,
+    shape: Shape,
+    scoring: Scoring,
+    force: bool,
+    bar: &Bar,
+) -> Result<SolutionSummary> {
+    let path = dir.join(solution_file(scoring));
+    match read_json::<SolutionSummary>(&path) {
+        Some(s) if !force => Ok(s),
+        _ => {
+            eprintln!("solve {shape}, scoring {}", scoring.name());
+            let mut solver = Solver::new(1024);
+            let opts = SolveOptions {
+                scoring,
+                ..SolveOptions::default()
+            };
+            let report = solver.solve(&shape.start(), &opts, bar);
+            write_json(&path, &reversi_nxn::export::json::solution(&report))?;
+            read_json(&path).context("reading back the solution just written")
+        }
+    }
+}
+
+/// A solution as the summary shows it: the winner, the discs on the board at the end of the
+/// principal variation and black's margin; with `squares`, also the empty squares left, if any
+/// (which the Othello rule gives to the winner).
+fn perfect_play(s: &SolutionSummary, squares: Option<u32>) -> String {
+    let who = if s.winner == "draw" {
+        "draw".to_string()
+    } else {
+        format!("{} wins", s.winner)
+    };
+    let empty = squares.map_or(0, |n| n.saturating_sub(s.final_black + s.final_white));
+    let left = match empty {
+        0 => String::new(),
+        1 => ", 1 empty square".to_string(),
+        n => format!(", {n} empty squares"),
+    };
+    format!(
+        "{who} {}:{}{left} (black {:+})",
+        s.final_black, s.final_white, s.value
+    )
+}
+
 /// Reads a JSON file if it exists and parses as `T`.
 fn read_json<T: DeserializeOwned>(path: &Path) -> Option<T> {
     serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
@@ -377,15 +425,16 @@ fn read_json<T: DeserializeOwned>(path: &Path) -> Option<T> {
 /// The summary as a Markdown table.
 fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
     let mut s = String::from(
-        "| board | games | reachable positions | perfect play (final score) | time for the games (s) | time for perfect play (s) |\n|---|---|---|---|---|---|\n",
+        "| board | games | reachable positions | perfect play (final score) | perfect play, Othello rule (empty squares to the winner) | time for the games (s) | time for perfect play (s) |\n|---|---|---|---|---|---|---|\n",
     );
     let secs = |t: Option<f64>| t.map_or(String::new(), |t| format!("{t:.1}"));
     for (&(rows, cols), r) in rows {
         s.push_str(&format!(
-            "| {rows}x{cols} | {} | {} | {} | {} | {} |\n",
+            "| {rows}x{cols} | {} | {} | {} | {} | {} | {} |\n",
             r.games,
             r.positions,
             r.result,
+            r.othello,
             secs(r.games_seconds),
             secs(r.solve_seconds)
         ));

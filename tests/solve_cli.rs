@@ -67,6 +67,7 @@ fn out_writes_the_json() {
 fn bad_input_exits_2() {
     for args in [
         vec!["solve", "-n", "4", "--without", "magic"],
+        vec!["solve", "-n", "4", "--without", "table,magic"],
         vec!["solve", "-n", "4", "--moves", "a1"],
         vec!["solve", "-n", "4", "--moves", "b1", "--save"],
         vec!["solve", "-n", "4", "--hash-mb", "100000000"],
@@ -77,6 +78,33 @@ fn bad_input_exits_2() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn without_takes_a_list() {
+    // Several techniques off, as one list or as repeated flags: the same value as with all on.
+    let value = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec![
+            "solve",
+            "--rows",
+            "3",
+            "--cols",
+            "5",
+            "--json",
+            "--hash-mb",
+            "8",
+        ];
+        all.extend_from_slice(args);
+        let out = reversi(&all);
+        assert!(out.status.success(), "{args:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["value"].clone()
+    };
+    let all_on = value(&[]);
+    assert_eq!(value(&["--without", "endgame,etc,stability"]), all_on);
+    assert_eq!(
+        value(&["--without", "endgame", "--without", "etc,stability"]),
+        all_on
+    );
 }
 
 /// FFO #40 (`../shared/suites/fforum-40-59.obf`, from Edax's repository): black to move, +38

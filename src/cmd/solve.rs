@@ -69,12 +69,13 @@ pub struct SolveArgs {
     /// MTD(f)'s null-window tests.
     #[arg(long)]
     pub pvs: bool,
-    /// Turn one technique off, for measuring it: table, near-table (8x8), prefetch, symmetry,
-    /// etc, ordering, potential, corner-squares, own-mobility, stable-order, hash-move,
-    /// table-ordering, endgame, parallel, stability, stability-margin, edge-stability,
-    /// stable-eval, pattern-order, pattern-guess, pattern-shallow, ordered-guess,
-    /// pv-null-window, pv-order, guess-scale, last-two, probcut, defer-ordering.
-    #[arg(long, value_name = "TECHNIQUE")]
+    /// Turn techniques off, for measuring them (repeat the flag or separate them by commas):
+    /// table, near-table (8x8), prefetch, symmetry, etc, ordering, potential, corner-squares,
+    /// own-mobility, stable-order, hash-move, table-ordering, endgame, parallel, stability,
+    /// stability-margin, edge-stability, stable-eval, pattern-order, pattern-guess,
+    /// pattern-shallow, ordered-guess, pv-null-window, pv-order, guess-scale, last-two, probcut,
+    /// defer-ordering.
+    #[arg(long, value_name = "TECHNIQUE", value_delimiter = ',')]
     pub without: Vec<String>,
     /// Empty squares at and below which the special end solver takes over.
     #[arg(long, value_name = "N")]

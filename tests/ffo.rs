@@ -8,7 +8,7 @@
 //! The values are not in this file: they are read from the suite's annotations.
 //!
 //! The default run checks the easier positions (a few seconds each on two cores); all twenty
-//! (about 15 minutes on two cores, see BENCHMARKS.md):
+//! (about 8 minutes on two cores, see BENCHMARKS.md):
 //!
 //! ```text
 //! cargo test --release --test ffo -- --ignored
@@ -108,7 +108,7 @@ fn easier_ffo_positions() {
 }
 
 #[test]
-#[ignore = "all twenty positions, minutes; run with cargo test --release --test ffo -- --ignored"]
+#[ignore = "all twenty positions, about 8 minutes; run with cargo test --release --test ffo -- --ignored"]
 fn every_ffo_position_40_to_59() {
     check(&(40..=59).collect::<Vec<_>>());
 }

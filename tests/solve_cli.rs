@@ -195,6 +195,29 @@ fn batch_solves_a_file_to_a_table_csv_and_json() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+#[test]
+fn a_bad_line_on_standard_input_is_named() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["solve", "--file", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{START4}\n-----OX--XZ----- X").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("standard input") && err.contains("line 2") && err.contains("'Z'"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
 /// FFO #40's moves that win for black (Othello rule), from `reversi solve --file - --mode all`.
 const WINNING_FFO40: [&str; 10] = ["b1", "c1", "a2", "a6", "c6", "c7", "d7", "f7", "g7", "d8"];
 

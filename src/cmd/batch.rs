@@ -270,8 +270,13 @@ pub struct BatchArgs {
 
 /// Solves every position of the OBF file `path` (`-`: standard input) and prints the rows.
 pub fn run(args: &BatchArgs, path: &Path, opts: &SolveOptions) -> Result<()> {
-    let name = path.display().to_string();
-    let text = if path == Path::new("-") {
+    let stdin = path == Path::new("-");
+    let name = if stdin {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let text = if stdin {
         let mut s = String::new();
         std::io::stdin()
             .read_to_string(&mut s)

@@ -363,32 +363,29 @@ fn check_committed(shape: Shape, scoring: Scoring) -> i32 {
     value
 }
 
-/// The boards `reversi report` solves (its `SOLVE_BOARDS`).
-const COMMITTED: &[(u32, u32)] = &[
-    (3, 3),
-    (3, 4),
-    (3, 5),
-    (3, 6),
-    (3, 7),
-    (3, 8),
-    (4, 4),
-    (4, 5),
-    (4, 6),
-    (4, 7),
-    (4, 8),
-    (5, 5),
-    (5, 6),
-    (5, 7),
-    (6, 6),
-];
+/// Every board with a solution in `results/` (those `reversi report` solves), smallest first.
+fn committed_boards() -> Vec<Shape> {
+    let results = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let mut boards: Vec<Shape> = std::fs::read_dir(results)
+        .unwrap()
+        .filter_map(|dir| {
+            let dir = dir.unwrap().path();
+            let (r, c) = dir.file_name()?.to_str()?.split_once('x')?;
+            let shape = Shape::new(r.parse().ok()?, c.parse().ok()?).ok()?;
+            dir.join("solution.json").is_file().then_some(shape)
+        })
+        .collect();
+    boards.sort_by_key(|s| (s.squares(), s.name()));
+    assert!(!boards.is_empty(), "no solutions in results/");
+    boards
+}
 
 #[test]
 fn committed_solutions_under_both_rules_agree() {
     // Every board's perfect play in results/ under both rules: the pv replays to its value,
     // the winner is the same and the Othello rule's margin is never smaller (a strategy that
     // keeps a disc margin keeps at least that margin when the winner takes the empty squares).
-    for &(r, c) in COMMITTED {
-        let shape = Shape::new(r, c).unwrap();
+    for shape in committed_boards() {
         let discs = check_committed(shape, Scoring::Discs);
         let othello = check_committed(shape, Scoring::WinnerTakesEmpties);
         assert_eq!(discs.signum(), othello.signum(), "{shape}");
@@ -399,39 +396,25 @@ fn committed_solutions_under_both_rules_agree() {
     }
 }
 
-/// The start's value of `shape` under `scoring` by the twin.
-fn start_by_twin(shape: Shape, scoring: Scoring) -> i32 {
-    minimax_under(&shape.start(), scoring, &mut HashMap::new())
+/// The committed values of the boards `rows_cols` under both rules against plain minimax.
+fn check_against_the_twin(rows_cols: &[(u32, u32)]) {
+    for &(r, c) in rows_cols {
+        let shape = Shape::new(r, c).unwrap();
+        for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
+            let s = committed_solution(shape, scoring);
+            let twin = minimax_under(&shape.start(), scoring, &mut HashMap::new());
+            assert_eq!(s["value"], twin, "{shape} {scoring:?}");
+        }
+    }
 }
 
 #[test]
 fn committed_small_solutions_against_the_twin() {
-    // The committed values of the small boards under both rules, from plain minimax.
-    for (r, c) in [(3, 3), (3, 4), (3, 5), (3, 6), (4, 4)] {
-        let shape = Shape::new(r, c).unwrap();
-        for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
-            let s = committed_solution(shape, scoring);
-            assert_eq!(
-                s["value"],
-                start_by_twin(shape, scoring),
-                "{shape} {scoring:?}"
-            );
-        }
-    }
+    check_against_the_twin(&[(3, 3), (3, 4), (3, 5), (3, 6), (4, 4)]);
 }
 
 #[test]
 #[ignore = "about 20 s in release: cargo test --release --test solve_twin -- --ignored committed"]
 fn committed_larger_solutions_against_the_twin() {
-    for (r, c) in [(3, 7), (3, 8), (4, 5)] {
-        let shape = Shape::new(r, c).unwrap();
-        for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
-            let s = committed_solution(shape, scoring);
-            assert_eq!(
-                s["value"],
-                start_by_twin(shape, scoring),
-                "{shape} {scoring:?}"
-            );
-        }
-    }
+    check_against_the_twin(&[(3, 7), (3, 8), (4, 5)]);
 }

@@ -43,6 +43,8 @@ pub enum Command {
     Heuristics(cmd::heuristics::HeuristicsArgs),
     /// Prove perfect play: exact value, principal variation, value of every move.
     Solve(cmd::solve::SolveArgs),
+    /// Prove perfect play in work units kept in a proof log: resumable, shared by processes.
+    Prove(cmd::prove::ProveArgs),
     /// Count every complete game exactly: score matrix, lengths, first moves (dp or dfs).
     Count(cmd::count::CountArgs),
     /// Solve sample 8x8 positions and fit the pattern evaluation the solver orders moves by.
@@ -63,6 +65,7 @@ impl Command {
             Command::Strong(args) => cmd::strong::run(&args),
             Command::Heuristics(args) => cmd::heuristics::run(&args),
             Command::Solve(args) => cmd::solve::run(&args),
+            Command::Prove(args) => cmd::prove::run(&args),
             Command::Count(args) => cmd::count::run(&args),
             Command::TrainEval(args) => cmd::train::run(&args),
         }

@@ -27,6 +27,7 @@ pub mod perft;
 pub mod play;
 pub mod positions;
 pub mod progress;
+pub mod proof;
 pub mod rng;
 pub mod solve;
 pub mod strong;

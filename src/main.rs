@@ -73,6 +73,9 @@ fn exit_code(e: &anyhow::Error) -> i32 {
         ) || matches!(
             c.downcast_ref::<reversi_nxn::strong::StrongError>(),
             Some(reversi_nxn::strong::StrongError::Stopped)
+        ) || matches!(
+            c.downcast_ref::<reversi_nxn::proof::ProofError>(),
+            Some(reversi_nxn::proof::ProofError::Stopped { .. })
         ) || c.is::<cmd::Interrupted>()
     });
     if interrupted {
@@ -85,6 +88,8 @@ fn exit_code(e: &anyhow::Error) -> i32 {
             || c.is::<reversi_nxn::obf::ObfError>()
             || c.downcast_ref::<reversi_nxn::count::CountError>()
                 .is_some_and(reversi_nxn::count::CountError::is_input)
+            || c.downcast_ref::<reversi_nxn::proof::ProofError>()
+                .is_some_and(reversi_nxn::proof::ProofError::is_usage)
     });
     if bad_input {
         2

@@ -10,6 +10,7 @@ pub mod perft;
 pub mod play;
 pub mod plot;
 pub mod positions;
+pub mod prove;
 pub mod report;
 pub mod solve;
 pub mod strong;

@@ -112,11 +112,21 @@ const SOLVE_BOARDS: &[(u32, u32)] = &[
     (5, 7),
 ];
 
+/// Boards whose perfect play takes a quarter of an hour or more, run on their own by the
+/// command beside each: the report shows their solutions when present (the Othello rule's
+/// column blank until it is there) and never starts them itself, even with `--force`.
+const LONG_SOLVE_BOARDS: &[(u32, u32, &str)] = &[(
+    5,
+    8,
+    "reversi solve --rows 5 --cols 8 --yes --save, then again with --scoring \
+     winner-takes-empties (about 15 minutes each on two cores)",
+)];
+
 /// Boards strongly solved (every reachable position), where that fits in seconds.
 const STRONG_BOARDS: &[(u32, u32)] = &[(3, 3), (4, 4), (3, 4), (3, 5), (3, 6), (3, 7)];
 
 /// The file of a board's solution under each scoring rule, in the board's results directory.
-const fn solution_file(scoring: Scoring) -> &'static str {
+pub const fn solution_file(scoring: Scoring) -> &'static str {
     match scoring {
         Scoring::Discs => "solution.json",
         Scoring::WinnerTakesEmpties => "solution-winner-takes-empties.json",
@@ -243,22 +253,46 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         count_row(rows.entry((r, c)).or_default(), &dir, &summary);
     }
 
-    for &(r, c) in SOLVE_BOARDS {
+    let long = LONG_SOLVE_BOARDS
+        .iter()
+        .map(|&(r, c, command)| (r, c, Some(command)));
+    for (r, c, command) in SOLVE_BOARDS.iter().map(|&(r, c)| (r, c, None)).chain(long) {
         let shape = Shape::new(r, c)?;
         let dir = board_dir(&args.results, shape);
-        let discs = solution(&dir, shape, Scoring::Discs, args.force, &bar)?;
-        let othello = solution(&dir, shape, Scoring::WinnerTakesEmpties, args.force, &bar)?;
-        // Both rules give every finished game a value of the same sign (board::scoring).
-        anyhow::ensure!(
-            discs.winner == othello.winner,
-            "{shape}: the winner differs between the scoring rules ({} and {}): a bug",
-            discs.winner,
-            othello.winner
-        );
+        let (discs, othello) = if let Some(command) = command {
+            let read = |scoring| read_json::<SolutionSummary>(&dir.join(solution_file(scoring)));
+            match (read(Scoring::Discs), read(Scoring::WinnerTakesEmpties)) {
+                (Some(d), o) => (d, o),
+                _ => {
+                    eprintln!("solve {shape}: not in {} (run: {command})", dir.display());
+                    continue;
+                }
+            }
+        } else {
+            (
+                solution(&dir, shape, Scoring::Discs, args.force, &bar)?,
+                Some(solution(
+                    &dir,
+                    shape,
+                    Scoring::WinnerTakesEmpties,
+                    args.force,
+                    &bar,
+                )?),
+            )
+        };
         let row = rows.entry((r, c)).or_default();
         row.result = perfect_play(&discs, None);
-        row.othello = perfect_play(&othello, Some(shape.squares()));
         row.solve_seconds = Some(discs.seconds);
+        if let Some(othello) = othello {
+            // Both rules give every finished game a value of the same sign (board::scoring).
+            anyhow::ensure!(
+                discs.winner == othello.winner,
+                "{shape}: the winner differs between the scoring rules ({} and {}): a bug",
+                discs.winner,
+                othello.winner
+            );
+            row.othello = perfect_play(&othello, Some(shape.squares()));
+        }
     }
 
     for &(r, c) in STRONG_BOARDS {

@@ -62,7 +62,8 @@ pub struct SolveArgs {
     /// else JSON).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
-    /// Write the JSON report to results/ROWSxCOLS/solution.json (start position only).
+    /// Write the JSON report to results/ROWSxCOLS/solution.json, or under the Othello rule
+    /// solution-winner-takes-empties.json (start position only).
     #[arg(long)]
     pub save: bool,
     /// Find exact values by one principal-variation search with the full window instead of
@@ -195,8 +196,21 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             pc.levels = probcut_levels(text)?;
         }
     }
-    for w in &args.without {
-        let t = &mut opts.tuning;
+    without(&mut opts.tuning, &args.without)?;
+    Ok(opts)
+}
+
+/// Where `--save` writes the solution of `shape`'s start under `scoring`:
+/// `results/RxC/solution.json`, or `solution-winner-takes-empties.json` under the Othello rule.
+pub fn solution_path(shape: reversi_nxn::board::Shape, scoring: Scoring) -> PathBuf {
+    PathBuf::from("results")
+        .join(shape.name())
+        .join(super::report::solution_file(scoring))
+}
+
+/// Turns off the techniques `names` (as `--without` lists them) in `t`.
+pub fn without(t: &mut reversi_nxn::solve::Tuning, names: &[String]) -> Result<()> {
+    for w in names {
         match w.as_str() {
             "table" => t.table = false,
             "prefetch" => t.prefetch = false,
@@ -242,7 +256,7 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
             }
         }
     }
-    Ok(opts)
+    Ok(())
 }
 
 /// The most empty squares solved without `--yes` (the 6x6 start).
@@ -330,11 +344,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let json = serde_json::to_string_pretty(&reversi_nxn::export::json::solution(&report))?;
     let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();
     if args.save {
-        outs.push(
-            PathBuf::from("results")
-                .join(pos.shape().name())
-                .join("solution.json"),
-        );
+        outs.push(solution_path(pos.shape(), args.scoring));
     }
     for path in &outs {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -355,7 +365,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_report(r: &SolveReport) {
+pub fn print_report(r: &SolveReport) {
     let pos = &r.position;
     println!("solve {} from {}", pos.shape(), pos);
     println!("{}", pos.diagram());

@@ -243,6 +243,52 @@ impl Solver {
         self.window(pos, bound, bound + 1) > bound
     }
 
+    /// A heuristic guess of the value of `pos` for the side to move, in discs, from about
+    /// `budget` nodes of heuristic search (the guess MTD(f) starts from). Deterministic: one
+    /// thread, and the table is not read. Returns the guess and the nodes it took.
+    pub fn heuristic(&mut self, pos: &Position, budget: u64) -> (i32, u64) {
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
+        let mut s = searcher(&ctx);
+        let v = s.guess(pos.player(), pos.opponent(), budget);
+        drop(s);
+        (v, ctx.nodes())
+    }
+
+    /// [`Solver::window`] with the null window `(alpha, alpha + 1)`, and the nodes it took.
+    pub fn test(&mut self, pos: &Position, alpha: i32) -> (i32, u64) {
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
+        let mut s = searcher(&ctx);
+        let r = s.search(pos.player(), pos.opponent(), alpha, alpha + 1);
+        drop(s);
+        (r, ctx.nodes())
+    }
+
+    /// The legal moves of `pos` with their children in the order the principal variation
+    /// tries them (see the module docs): a fixed depth-2 heuristic search, independent of the
+    /// table and the tuning, ties in row-major order. Empty when the side to move must pass.
+    pub fn pv_order(&mut self, pos: &Position) -> Vec<(Move, Position)> {
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, Tuning::default(), pos.shape(), self.scoring);
+        let mut s = searcher(&ctx);
+        pv_order(&mut *s, pos)
+            .into_iter()
+            .map(|(sq, child)| (Move::Place(sq), child))
+            .collect()
+    }
+
+    /// Perfect play from `pos` whose value for the side to move is `value` (which must be its
+    /// exact value): the principal variation [`Solver::solve`] gives after its first move, and
+    /// the nodes its tests took.
+    pub fn continuation(&mut self, pos: &Position, value: i32) -> (Vec<Move>, u64) {
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
+        let mut pv = Vec::new();
+        continue_pv(&ctx, pos, value, &mut pv);
+        (pv, ctx.nodes())
+    }
+
     /// Solves `pos`: its value, a principal variation, and the value of every legal turn.
     pub fn solve(
         &mut self,
@@ -398,8 +444,18 @@ fn principal_variation(
         return pv;
     };
     pv.push(first);
-    let mut pos = pos.apply(first).expect("legal turn");
-    let mut v = -value;
+    let pos = pos.apply(first).expect("legal turn");
+    continue_pv(ctx, &pos, -value, &mut pv);
+    pv
+}
+
+/// Perfect play from `pos`, whose value for the side to move is `value`, appended to `pv`: at
+/// each turn the first move whose child keeps the value in the order of [`pv_order`] (row-major
+/// with [`Tuning::pv_order`] off), tested by a null-window search at the value, or with
+/// [`Tuning::pv_null_window`] off by a search with the window just around it.
+fn continue_pv(ctx: &Ctx<'_>, pos: &Position, value: i32, pv: &mut Vec<Move>) {
+    let mut pos = *pos;
+    let mut v = value;
     let mut s = searcher(ctx);
     // The move order of the PV rule: a fixed shallow search, whatever the tuning.
     let fixed_ctx = Ctx::new(ctx.table, Tuning::default(), ctx.shape, ctx.scoring);
@@ -415,17 +471,14 @@ fn principal_variation(
             v = -v;
             continue;
         }
-        let mut order: Vec<(i32, u32, Position)> = Squares(moves)
-            .filter_map(|sq| pos.play(sq).map(|child| (0, sq, child)))
-            .collect();
-        if ctx.tuning.pv_order {
-            for (key, _, child) in &mut order {
-                *key = fixed.pv_order_key(child.player(), child.opponent());
-            }
-            // Stable: equal keys stay in row-major order.
-            order.sort_by_key(|&(key, _, _)| key);
-        }
-        let next = order.into_iter().find_map(|(_, sq, child)| {
+        let order = if ctx.tuning.pv_order {
+            pv_order(&mut *fixed, &pos)
+        } else {
+            Squares(moves)
+                .filter_map(|sq| pos.play(sq).map(|child| (sq, child)))
+                .collect()
+        };
+        let next = order.into_iter().find_map(|(sq, child)| {
             // A null window suffices: no move does better than `v`, so "at least v" is "v".
             let r = if ctx.tuning.pv_null_window {
                 -s.search(child.player(), child.opponent(), -v, -v + 1)
@@ -450,5 +503,22 @@ fn principal_variation(
         fixed_ctx.ordering_nodes(),
         std::sync::atomic::Ordering::Relaxed,
     );
-    pv
+}
+
+/// The legal moves of `pos` (which must have one) with their children, in the order of the
+/// principal variation's rule: the key of a fixed depth-2 heuristic search of each child
+/// ([`Search::pv_order_key`], independent of the table), lower first, ties in row-major order.
+fn pv_order(fixed: &mut dyn Search, pos: &Position) -> Vec<(u32, Position)> {
+    let mut order: Vec<(i32, u32, Position)> = Squares(pos.moves())
+        .filter_map(|sq| pos.play(sq).map(|child| (0, sq, child)))
+        .collect();
+    for (key, _, child) in &mut order {
+        *key = fixed.pv_order_key(child.player(), child.opponent());
+    }
+    // Stable: equal keys stay in row-major order.
+    order.sort_by_key(|&(key, _, _)| key);
+    order
+        .into_iter()
+        .map(|(_, sq, child)| (sq, child))
+        .collect()
 }

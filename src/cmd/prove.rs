@@ -1,0 +1,258 @@
+//! `reversi prove`: perfect play proven in work units, kept in a proof log that survives any
+//! stop and is shared by any number of processes (see [`reversi_nxn::proof`]).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+use reversi_nxn::board::{Position, Scoring};
+use reversi_nxn::proof::{prove, ProveOptions, ProveReport};
+use reversi_nxn::solve::SolveOptions;
+
+use super::{BoardArgs, UsageError};
+use crate::bar::Bar;
+
+/// Arguments of `reversi prove`.
+#[derive(Debug, Args)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// How a finished game is scored: discs (empty squares count for nobody) or
+    /// winner-takes-empties (the Othello rules).
+    #[arg(long, value_enum, default_value_t = Scoring::Discs)]
+    pub scoring: Scoring,
+    /// The directory of the proof log (default for the start position:
+    /// results/RxC/proof-SCORING; required for any other position).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Go on with this process's log already in --dir (without it, an existing log of this
+    /// process is refused, so that a proof is not continued by mistake).
+    #[arg(long)]
+    pub resume: bool,
+    /// Only read the log and print what it proves so far (the root's bounds, each move's);
+    /// solve nothing.
+    #[arg(long, conflicts_with_all = ["save", "resume"])]
+    pub status: bool,
+    /// Positions with at most this many empty squares are units (default: six fewer than the
+    /// root, at most 30).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=60))]
+    pub unit_empties: Option<u32>,
+    /// Units this process solves at once, each on one thread with a table of --hash-mb
+    /// (default: the threads).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub workers: Option<u32>,
+    /// Processes sharing the proof (on this machine or any with the directory mounted).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub processes: u32,
+    /// This process's index, from 0 to --processes minus 1.
+    #[arg(long, default_value_t = 0)]
+    pub process: u32,
+    /// Each worker's transposition table in MiB.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub hash_mb: u64,
+    /// Nodes of the heuristic search that orders the tree's children and guesses the root
+    /// moves' values.
+    #[arg(long, default_value_t = 100_000)]
+    pub order_nodes: u64,
+    /// Milliseconds between reads of the other processes' logs while waiting for them.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    pub poll_ms: u64,
+    /// Turn techniques of the units' solver off (as `solve --without` takes them).
+    #[arg(long, value_name = "TECHNIQUE", value_delimiter = ',')]
+    pub without: Vec<String>,
+    /// Start even when the proof is estimated to take more than an hour.
+    #[arg(long)]
+    pub yes: bool,
+    /// Write the solution to results/RxC/solution.json (or its Othello-rule twin) when proven
+    /// (start position only).
+    #[arg(long)]
+    pub save: bool,
+    /// Also write the solution's JSON to this file.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The directory of the proof log.
+fn log_dir(args: &ProveArgs, pos: &Position, from_start: bool) -> Result<PathBuf> {
+    match &args.dir {
+        Some(d) => Ok(d.clone()),
+        None if from_start => Ok(PathBuf::from("results")
+            .join(pos.shape().name())
+            .join(format!("proof-{}", args.scoring.name()))),
+        None => Err(UsageError(
+            "--dir is required for a position other than the start (the default directory, \
+             results/RxC/proof-SCORING, holds the start's proof)"
+                .into(),
+        )
+        .into()),
+    }
+}
+
+/// Proves the position and prints the report.
+pub fn run(args: &ProveArgs) -> Result<()> {
+    let (pos, _) = args.board.position(6)?;
+    let from_start = args.board.moves.is_none() && args.board.board.is_none();
+    if args.save && !from_start {
+        return Err(UsageError(
+            "--save writes the solution of the start position; use --out for other positions"
+                .into(),
+        )
+        .into());
+    }
+    if args.process >= args.processes {
+        return Err(UsageError(format!(
+            "--process {} is out of range: processes are numbered 0 to {} (--processes {})",
+            args.process,
+            args.processes - 1,
+            args.processes
+        ))
+        .into());
+    }
+    if pos.is_over() {
+        return Err(UsageError(format!(
+            "the game is already over ({}:{}); nothing to prove",
+            pos.black_count(),
+            pos.white_count()
+        ))
+        .into());
+    }
+    let mut solve_opts = SolveOptions::default();
+    super::solve::without(&mut solve_opts.tuning, &args.without)?;
+    let dir = log_dir(args, &pos, from_start)?;
+    let empties = pos.empty().count_ones();
+    let unit_empties = args
+        .unit_empties
+        .unwrap_or_else(|| empties.saturating_sub(6).min(30));
+    let workers = args
+        .workers
+        .map_or_else(rayon::current_num_threads, |w| w as usize);
+    let hash_mb = usize::try_from(args.hash_mb)?;
+    if !args.status {
+        if dir.exists() && !dir.is_dir() {
+            return Err(UsageError(format!("--dir {}: not a directory", dir.display())).into());
+        }
+        // Only this process's own log asks for --resume: the others' may appear at any moment
+        // when several processes start at once (a log of another proof is refused anyway).
+        let own = reversi_nxn::proof::log::file_name(&dir, args.process, args.processes);
+        if own.exists() && !args.resume {
+            return Err(UsageError(format!(
+                "{} exists already: add --resume to go on with this proof, or give another --dir",
+                own.display()
+            ))
+            .into());
+        }
+        super::prepare_output_dir(&dir, "--dir")?;
+        if let Some(path) = &args.out {
+            super::prepare_output_file(path, "--out")?;
+        }
+        if args.save {
+            super::prepare_output_file(
+                &super::solve::solution_path(pos.shape(), args.scoring),
+                "--save",
+            )?;
+        }
+        if empties > 32 {
+            super::check_long(
+                args.yes,
+                &format!("proving {empties} empty squares on {}", pos.shape()),
+                60.0 * 3f64.powi((empties - 32) as i32),
+                "the 6x6 start, 32 empty squares, takes about a minute on two cores, and each \
+                 further empty square multiplies the work by roughly three; the proof log keeps \
+                 every finished unit, so it can be stopped and resumed",
+            )?;
+        }
+        reversi_nxn::memory::check_available(args.hash_mb * workers as u64)?;
+    }
+    let opts = ProveOptions {
+        scoring: args.scoring,
+        tuning: solve_opts.tuning,
+        tuning_name: args.without.join(","),
+        unit_empties,
+        hash_mb,
+        order_nodes: args.order_nodes,
+        workers,
+        process: args.process,
+        processes: args.processes,
+        dir: dir.clone(),
+        poll: Duration::from_millis(args.poll_ms),
+        status_only: args.status,
+    };
+    let stop = super::stop_flag();
+    let bar = Bar::new(stop);
+    let report = prove(&pos, &opts, &bar)?;
+    let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();
+    if args.save {
+        outs.push(super::solve::solution_path(pos.shape(), args.scoring));
+    }
+    if let Some(solution) = &report.solution {
+        let json = serde_json::to_string_pretty(&reversi_nxn::export::json::solution(solution))?;
+        for path in &outs {
+            reversi_nxn::atomic::write_atomic(path, &format!("{json}\n"))
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        }
+        if args.json {
+            println!("{json}");
+            return Ok(());
+        }
+        super::solve::print_report(solution);
+    } else if args.json {
+        println!("{}", serde_json::to_string_pretty(&status_json(&report))?);
+        return Ok(());
+    } else {
+        print_bounds(&pos, &report);
+    }
+    println!(
+        "proof log {}: {} units ({} solved by this run, {} selected and not yet done), {:.3e} \
+         nodes, {:.2} core-hours; tree of {} positions, {:.3e} nodes of ordering",
+        dir.display(),
+        report.units,
+        report.units_here,
+        report.units_left,
+        report.unit_nodes as f64,
+        report.unit_seconds / 3600.0,
+        report.tree_nodes,
+        report.heuristic_nodes as f64
+    );
+    for path in &outs {
+        if report.solution.is_some() {
+            println!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// The bounds proven so far, as `--status` prints them.
+fn print_bounds(pos: &Position, r: &ProveReport) {
+    println!("prove {} from {}", pos.shape(), pos);
+    let (lo, hi) = r.bounds.root;
+    println!("value (black minus white) proven so far: {lo:+} <= value <= {hi:+}");
+    let moves: Vec<String> = r
+        .bounds
+        .moves
+        .iter()
+        .map(|&(m, (lo, hi))| {
+            if lo == hi {
+                format!("{}:{lo:+}", pos.move_name(m))
+            } else {
+                format!("{}:[{lo:+},{hi:+}]", pos.move_name(m))
+            }
+        })
+        .collect();
+    println!("moves (black minus white): {}", moves.join(" "));
+}
+
+/// The status as JSON.
+fn status_json(r: &ProveReport) -> serde_json::Value {
+    serde_json::json!({
+        "value_at_least": r.bounds.root.0,
+        "value_at_most": r.bounds.root.1,
+        "units": r.units,
+        "unit_nodes": r.unit_nodes,
+        "unit_seconds": r.unit_seconds,
+        "units_selected_not_done": r.units_left,
+    })
+}

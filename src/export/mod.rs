@@ -2,6 +2,7 @@
 
 pub mod csv;
 pub mod json;
+pub mod perfect_play;
 pub mod plot;
 pub mod tables;
 

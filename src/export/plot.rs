@@ -21,7 +21,7 @@ use plotters::style::{register_font, FontStyle};
 static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 /// The font family every chart uses.
-const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 
 /// Width and height of a heatmap image, in pixels.
 pub const HEATMAP_SIZE: (u32, u32) = (960, 800);
@@ -56,7 +56,7 @@ pub enum PlotError {
 }
 
 /// Registers the bundled font with plotters (once per process).
-fn fonts() -> Result<(), PlotError> {
+pub(crate) fn fonts() -> Result<(), PlotError> {
     static DONE: OnceLock<bool> = OnceLock::new();
     let ok = *DONE.get_or_init(|| {
         [FontStyle::Normal, FontStyle::Bold]
@@ -71,7 +71,7 @@ fn fonts() -> Result<(), PlotError> {
 }
 
 /// Maps a plotters error to [`PlotError::Draw`].
-fn draw_err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> PlotError + '_ {
+pub(crate) fn draw_err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> PlotError + '_ {
     move |e| PlotError::Draw {
         path: path.display().to_string(),
         message: e.to_string(),
@@ -736,6 +736,17 @@ pub fn plot_results(results: &Path, plots: &Path) -> Result<Vec<std::path::PathB
         if perft.is_file() {
             perft_chart(&out("perft"), &board, &read_pairs(&perft)?)?;
             written.push(out("perft"));
+        }
+        let solution = dir.join("solution.json");
+        if solution.is_file() {
+            let text = std::fs::read_to_string(&solution).map_err(|e| read_err(&solution, e))?;
+            let s: super::perfect_play::SolutionFile =
+                serde_json::from_str(&text).map_err(|e| PlotError::Read {
+                    path: solution.display().to_string(),
+                    message: e.to_string(),
+                })?;
+            super::perfect_play::perfect_play_board(&out("perfect-play"), &s)?;
+            written.push(out("perfect-play"));
         }
         let estimate = dir.join("estimate.json");
         if estimate.is_file() {

@@ -4,7 +4,8 @@
 #
 # usage: cluster/run-local.sh PROCESSES WORKERS [reversi count options...]
 #   e.g. cluster/run-local.sh 3 2 --rows 4 --cols 5 --out /tmp/4x5-local
-# environment: REVERSI    the binary (default: reversi on PATH)
+# environment: REVERSI    the binary (default: reversi on PATH, else this checkout's
+#                         target/release/reversi)
 #              BASE_PORT  process I listens on BASE_PORT+I (default 2101)
 #              LOG_DIR    hostfile and one log per process (default: cluster/logs/local-<time>)
 # Exit status: 0 when every process succeeded, otherwise the first failure's status (1 error,
@@ -31,7 +32,21 @@ procs=$1
 workers=$2
 shift 2
 
-reversi=${REVERSI:-reversi}
+# The binary: $REVERSI, else reversi on PATH (`cargo install --path .`), else this checkout's
+# release build (`cargo build --release`).
+find_reversi() {
+    if [ -n "${REVERSI:-}" ]; then
+        echo "$REVERSI"
+    elif command -v reversi >/dev/null 2>&1; then
+        echo reversi
+    elif [ -x "$1/target/release/reversi" ]; then
+        echo "$1/target/release/reversi"
+    else
+        echo "no reversi binary: run 'cargo install --path .' or 'cargo build --release' in $1, or set REVERSI" >&2
+        return 2
+    fi
+}
+reversi=$(find_reversi "$(cd "$(dirname "$0")/.." && pwd)") || exit 2
 base_port=${BASE_PORT:-2101}
 is_count "$base_port" || usage
 log_dir=${LOG_DIR:-$(dirname "$0")/logs/local-$(date +%Y%m%d-%H%M%S)}
@@ -45,13 +60,15 @@ while [ "$i" -lt "$procs" ]; do
     i=$((i + 1))
 done
 
-# Start every process in the background; $pids lists the ones still running.
+# Start every process in the background; $pids lists the ones still running, and
+# $log_dir/pid-PID holds the process index of each.
 pids=''
 i=0
 while [ "$i" -lt "$procs" ]; do
     "$reversi" count "$@" --workers "$workers" --processes "$procs" --process "$i" \
         --hostfile "$hosts" >"$log_dir/process-$i.log" 2>&1 &
     pids="$pids $!"
+    echo "$i" >"$log_dir/pid-$!"
     echo "process $i: pid $!, log $log_dir/process-$i.log"
     i=$((i + 1))
 done
@@ -81,8 +98,13 @@ while [ -n "$pids" ]; do
             if [ "$rc" -ne 0 ] && [ "$status" -eq 0 ]; then
                 status=$rc
                 failed_now=1
-                [ "$interrupted" -eq 1 ] ||
-                    echo "a process (pid $p) exited with status $rc; stopping the others" >&2
+                if [ "$interrupted" -eq 0 ]; then
+                    # The first to fail has the cause; the others then fail for want of it.
+                    i=$(cat "$log_dir/pid-$p")
+                    why=$(grep '^Error' "$log_dir/process-$i.log" | tail -n 1)
+                    echo "process $i (pid $p) failed first, with status $rc: ${why:-see its log}" >&2
+                    echo "  its log: $log_dir/process-$i.log; stopping the others" >&2
+                fi
             fi
         fi
     done

@@ -7,7 +7,8 @@
 #   e.g. cluster/run-ssh.sh hosts.txt --rows 5 --cols 6 --workers 32 --memory 230000 \
 #            --out /scratch/reversi/5x6
 # environment: REMOTE_DIR  working directory on every host (default: this directory's path)
-#              REVERSI     the binary on the hosts (default: reversi on their PATH)
+#              REVERSI     the binary on the hosts (default: reversi if on PATH here, else
+#                          this checkout's target/release/reversi, by the same path there)
 #              SSH         the ssh client (default: ssh)
 #              LOG_DIR     local logs (default: cluster/logs/ssh-<time>)
 # HOSTFILE: one host:port per process, in process order; blank lines and # lines are ignored.
@@ -37,7 +38,21 @@ shift
 }
 
 remote_dir=${REMOTE_DIR:-$PWD}
-reversi=${REVERSI:-reversi}
+# The binary: $REVERSI, else reversi on PATH (`cargo install --path .`), else this checkout's
+# release build (`cargo build --release`).
+find_reversi() {
+    if [ -n "${REVERSI:-}" ]; then
+        echo "$REVERSI"
+    elif command -v reversi >/dev/null 2>&1; then
+        echo reversi
+    elif [ -x "$1/target/release/reversi" ]; then
+        echo "$1/target/release/reversi"
+    else
+        echo "no reversi binary: run 'cargo install --path .' or 'cargo build --release' in $1, or set REVERSI" >&2
+        return 2
+    fi
+}
+reversi=$(find_reversi "$(cd "$(dirname "$0")/.." && pwd)") || exit 2
 ssh=${SSH:-ssh}
 log_dir=${LOG_DIR:-$(dirname "$0")/logs/ssh-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$log_dir"

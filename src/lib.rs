@@ -21,6 +21,7 @@ pub mod export;
 mod fnv;
 pub mod heuristics;
 pub mod layers;
+pub mod lock;
 pub mod memory;
 pub mod obf;
 pub mod perft;

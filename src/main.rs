@@ -86,6 +86,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
             || c.is::<reversi_nxn::memory::MemoryError>()
             || c.is::<cmd::UsageError>()
             || c.is::<reversi_nxn::obf::ObfError>()
+            || c.is::<reversi_nxn::lock::LockError>()
             || c.downcast_ref::<reversi_nxn::count::CountError>()
                 .is_some_and(reversi_nxn::count::CountError::is_input)
             || c.downcast_ref::<reversi_nxn::proof::ProofError>()

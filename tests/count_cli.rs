@@ -3,14 +3,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("reversi-count-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the test ends.
+fn dir(name: &str) -> common::Scratch {
+    common::Scratch::new("count", name)
 }
 
 fn reversi(args: &[&str]) -> Output {

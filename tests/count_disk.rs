@@ -12,11 +12,9 @@ use reversi_nxn::board::{Position, Shape};
 use reversi_nxn::count::{count, CountOptions, CountReport, Store};
 use reversi_nxn::progress::Silent;
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("reversi-disk-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the test ends.
+fn dir(name: &str) -> common::Scratch {
+    common::Scratch::new("disk", name)
 }
 
 fn run(pos: &Position, store: Store, memory_mb: u64, tmp: &Path) -> CountReport {

@@ -6,16 +6,16 @@
 //! Processes talk over 127.0.0.1 only, on ports the system hands out (bound to port 0 and
 //! released just before the processes start), so parallel tests do not clash.
 
+mod common;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("reversi-dataflow-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the test ends.
+fn dir(name: &str) -> common::Scratch {
+    common::Scratch::new("dataflow", name)
 }
 
 fn reversi(args: &[&str]) -> Output {

@@ -26,7 +26,7 @@ fn readme_table_equals_results_summary() {
         "README table differs from results/summary.md: run `reversi report --readme README.md`"
     );
     // Every board row names a board whose results directory exists.
-    for line in summary.lines().skip(2) {
+    for line in summary.lines().skip(2).take_while(|l| l.starts_with('|')) {
         let board = line
             .trim_start_matches('|')
             .split('|')
@@ -58,5 +58,24 @@ fn readme_opens_with_the_two_commands() {
     assert!(
         ci.contains("cargo test"),
         ".ci/run must run the README's test command"
+    );
+}
+
+/// `results/README.md` is the index `reversi report` writes from the files present, and every
+/// file of `results/` and `plots/` is of a kind it describes.
+#[test]
+fn results_index_is_current_and_complete() {
+    use reversi_nxn::export::index;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = index::files(&root.join("results"), &root.join("plots")).unwrap();
+    assert_eq!(
+        index::unknown(&files),
+        Vec::<String>::new(),
+        "files of no known kind: describe them in src/export/index.rs"
+    );
+    assert_eq!(
+        repo_file("results/README.md"),
+        index::index(&files),
+        "results/README.md is not current: run `reversi report` (or `reversi report --index-only`)"
     );
 }

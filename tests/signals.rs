@@ -1,15 +1,14 @@
 //! End-to-end: Ctrl-C (SIGINT), SIGTERM and SIGHUP stop every long computation within two
 //! seconds with exit code 130, the binary run as a user would. A count saves what it can resume.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("reversi-signals-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory, removed when the test ends.
+fn dir(name: &str) -> common::Scratch {
+    common::Scratch::new("signals", name)
 }
 
 fn start(args: &[&str]) -> Child {

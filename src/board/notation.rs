@@ -101,13 +101,39 @@ pub fn parse_moves(text: &str, shape: Shape) -> Result<Vec<MoveToken>, BoardErro
         } else if cleaned[i].is_ascii_lowercase()
             && cleaned.get(i + 1).is_some_and(|c| c.is_ascii_digit())
         {
-            let name: String = cleaned[i..i + 2].iter().collect();
+            // All the digits: "b10" is one square (off every board here), not b1 then "0".
+            let end = i
+                + 1
+                + cleaned[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+            let name: String = cleaned[i..end].iter().collect();
             tokens.push(MoveToken::Square(parse_square(&name, shape)?));
-            i += 2;
+            i = end;
         } else {
             let end = (i + 4).min(cleaned.len());
             return Err(BoardError::BadMoveToken(cleaned[i..end].iter().collect()));
         }
     }
     Ok(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_number_of_two_digits_is_one_bad_square() {
+        let s = Shape::square(6).unwrap();
+        let e = parse_moves("c4 b10", s).unwrap_err();
+        assert!(
+            matches!(e, BoardError::BadSquare(ref t) if t == "b10"),
+            "{e}"
+        );
+        assert_eq!(
+            parse_moves("c4e3", s).unwrap(),
+            vec![MoveToken::Square(8 * 3 + 2), MoveToken::Square(8 * 2 + 4)]
+        );
+    }
 }

@@ -163,6 +163,18 @@ pub fn run(args: &CountArgs) -> Result<()> {
     let tmp_dir = args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
     if args.method == Method::Dp && (args.tmp_dir.is_some() || args.store == Store::Disk) {
         check_writable_dir(&tmp_dir)?;
+        if args.store == Store::Disk
+            && args.disk.is_none()
+            && reversi_nxn::count::default_disk_bytes(&tmp_dir) == 0
+        {
+            return Err(UsageError(format!(
+                "--tmp-dir {} has under 1 GiB free, and the disk store leaves 1 GiB free \
+                 unless --disk says how much it may use: free space, pass --disk GIB, or \
+                 choose another --tmp-dir",
+                tmp_dir.display()
+            ))
+            .into());
+        }
     }
     let dataflow = dataflow_plan(args)?;
     let opts = CountOptions {
@@ -181,6 +193,21 @@ pub fn run(args: &CountArgs) -> Result<()> {
         whole_process: true,
     };
     let disk_dir = disk_run_dir(&pos, &opts);
+    // Two runs in one place would overwrite each other's checkpoint or disk layers; the
+    // processes of a dataflow count each keep files of their own (and bind their own port).
+    let mut _locks = Vec::new();
+    if opts.dataflow.is_none() {
+        _locks.push(match &out_dir {
+            Some(dir) => reversi_nxn::lock::lock_dir(dir, "--out")?,
+            None => reversi_nxn::lock::lock_file(&checkpoint, "the checkpoint")?,
+        });
+        if args.method == Method::Dp && (args.tmp_dir.is_some() || args.store == Store::Disk) {
+            _locks.push(reversi_nxn::lock::lock_file(
+                &disk_dir,
+                "the disk store's directory",
+            )?);
+        }
+    }
     if args.resume
         && opts.dataflow.is_none()
         && !checkpoint.exists()
@@ -285,6 +312,13 @@ fn positive_gib(s: &str) -> Result<f64, String> {
 
 /// Refuses a directory that does not exist or cannot be written, before any work.
 fn check_writable_dir(dir: &std::path::Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(UsageError(format!(
+            "--tmp-dir {}: not a directory (give a directory for the disk store's files)",
+            dir.display()
+        ))
+        .into());
+    }
     if !dir.is_dir() {
         return Err(UsageError(format!("--tmp-dir {}: no such directory", dir.display())).into());
     }

@@ -86,6 +86,13 @@ pub fn prepare_output_dir(dir: &std::path::Path, flag: &str) -> anyhow::Result<(
 
 /// [`prepare_output_dir`] for the directory of an output file.
 pub fn prepare_output_file(path: &std::path::Path, flag: &str) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(UsageError(format!(
+            "{flag} {}: is a directory; give the name of a file",
+            path.display()
+        ))
+        .into());
+    }
     match path.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(dir) => prepare_output_dir(dir, flag),
         None => prepare_output_dir(std::path::Path::new("."), flag),

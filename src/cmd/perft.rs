@@ -112,6 +112,9 @@ pub fn run(args: &PerftArgs) -> Result<()> {
                 args.depth
             ))
         });
+        super::prepare_output_file(&checkpoint, "--checkpoint")?;
+        // Two runs on one checkpoint would overwrite each other's work.
+        let _lock = reversi_nxn::lock::lock_file(&checkpoint, "the checkpoint")?;
         let deep = DeepOptions {
             memory_mb: args.memory,
             merge_ply: args.merge_ply,

@@ -40,6 +40,12 @@ pub struct PositionsArgs {
 pub fn run(args: &PositionsArgs) -> Result<()> {
     let (pos, _) = args.board.position(8)?;
     reversi_nxn::memory::check_available(args.memory)?;
+    if let Some(path) = &args.csv {
+        super::prepare_output_file(path, "--csv")?;
+    }
+    if let Some(path) = &args.json_out {
+        super::prepare_output_file(path, "--json-out")?;
+    }
     let opts = PositionsOptions {
         memory_mb: args.memory,
         symmetry: !args.no_symmetry,

@@ -45,6 +45,9 @@ pub struct ReportArgs {
     /// Also write the summary table into this README, between its summary markers.
     #[arg(long)]
     pub readme: Option<PathBuf>,
+    /// Only rewrite `results/README.md`, the index of the files in `results` and `plots`.
+    #[arg(long)]
+    pub index_only: bool,
 }
 
 /// The README markers around the summary table.
@@ -213,6 +216,11 @@ fn count_row(row: &mut Row, dir: &Path, summary: &CountSummary) {
 
 /// Runs every job, then the charts and the summary.
 pub fn run(args: &ReportArgs) -> Result<()> {
+    if args.index_only {
+        write_index(&args.results, &args.plots)?;
+        println!("wrote {}", args.results.join("README.md").display());
+        return Ok(());
+    }
     let t0 = Instant::now();
     // A count stopped here resumes from its checkpoint (saved every minute) the next time;
     // the solves save nothing, so Ctrl-C ends the report at once.
@@ -391,6 +399,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     let charts = plot_results(&args.results, &args.plots)?;
     let table = summary_table(&rows);
     write_atomic(&args.results.join("summary.md"), &table)?;
+    write_index(&args.results, &args.plots)?;
     if let Some(readme) = &args.readme {
         update_readme(readme, &table)?;
     }
@@ -463,17 +472,44 @@ fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
     );
     let secs = |t: Option<f64>| t.map_or(String::new(), |t| format!("{t:.1}"));
     for (&(rows, cols), r) in rows {
+        let games_time = match r.games_seconds {
+            Some(t) if r.games.starts_with('≈') => format!("{t:.1} (estimate)"),
+            t => secs(t),
+        };
         s.push_str(&format!(
             "| {rows}x{cols} | {} | {} | {} | {} | {} | {} |\n",
             r.games,
             r.positions,
             r.result,
             r.othello,
-            secs(r.games_seconds),
+            games_time,
             secs(r.solve_seconds)
         ));
     }
+    s.push_str(
+        "\nTimes are wall-clock seconds of the run that wrote the result (two cores unless its \
+         file says otherwise): the exact count, or the estimate where the games are marked ≈. A \
+         blank cell was not computed: games are counted exactly up to 28 squares and \
+         estimated on the square boards beyond, and reachable positions are known only where the games are \
+         counted; \
+         perfect play past 40 squares is a proof in work units (`reversi prove`), published \
+         here when complete. `results/README.md` says what every file holds.\n",
+    );
     s
+}
+
+/// Writes `results/README.md`, the index of the files in `results` and `plots`.
+pub fn write_index(results: &Path, plots: &Path) -> Result<()> {
+    use reversi_nxn::export::index;
+    let path = results.join("README.md");
+    // Listed with the index itself, which the first run has not yet written.
+    let mut files = index::files(results, plots)?;
+    if !files.iter().any(|f| f == "results/README.md") {
+        files.push("results/README.md".into());
+        files.sort();
+    }
+    write_atomic(&path, &index::index(&files))
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// Replaces the text between the summary markers of `readme` with `table`.

@@ -292,6 +292,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .into());
     }
     let mode = args.mode.unwrap_or(Mode::All);
+    if pos.is_over() {
+        return Err(UsageError(format!(
+            "the game is already over ({}:{}); nothing to solve",
+            pos.black_count(),
+            pos.white_count()
+        ))
+        .into());
+    }
     if let Some(path) = &args.out {
         super::prepare_output_file(path, "--out")?;
     }
@@ -311,14 +319,6 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     reversi_nxn::memory::check_available(args.hash_mb as u64)?;
     let mut solver = Solver::new(args.hash_mb);
     if mode != Mode::All {
-        if pos.is_over() {
-            return Err(UsageError(format!(
-                "the game is already over ({}:{}); nothing to solve",
-                pos.black_count(),
-                pos.white_count()
-            ))
-            .into());
-        }
         let proof = solver.prove(&pos, mode, &opts);
         let row = super::batch::Row::new(1, 0, &proof);
         let json = serde_json::to_string_pretty(&row)?;

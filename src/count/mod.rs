@@ -392,6 +392,15 @@ pub(crate) fn normalize(pos: Position) -> Option<Position> {
     }
 }
 
+/// The disk store's budget when `--disk` is not given: the free space of `tmp_dir` less 1 GiB
+/// (kept free for the system and the results), 0 if that is not known.
+#[must_use]
+pub fn default_disk_bytes(tmp_dir: &std::path::Path) -> u64 {
+    dp::disk::free_bytes(tmp_dir)
+        .unwrap_or(0)
+        .saturating_sub(1 << 30)
+}
+
 /// The directory the disk store of dp uses for a count of `pos` with `opts`: a directory of its
 /// own inside `opts.tmp_dir`, named by the board and a hash of the position, so that a stopped
 /// run is found again by `--resume`.

@@ -1,6 +1,7 @@
 //! Turning report values into files: CSV tables, JSON summaries and PNG charts.
 
 pub mod csv;
+pub mod index;
 pub mod json;
 pub mod perfect_play;
 pub mod plot;

@@ -59,3 +59,36 @@ pub fn same_count_files(a: &std::path::Path, b: &std::path::Path) {
         }
     }
 }
+
+/// A scratch directory of one test, removed with everything in it when the test ends (passed
+/// or failed), so that a run of the tests leaves nothing in the temporary directory.
+pub struct Scratch(pub std::path::PathBuf);
+
+impl Scratch {
+    /// `reversi-TAG-PID-NAME` in the temporary directory, emptied first.
+    pub fn new(tag: &str, name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("reversi-{tag}-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

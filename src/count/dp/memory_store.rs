@@ -182,11 +182,9 @@ fn fits_in_memory<S: Slot<N>, const N: usize>(layer: &Layer<S>, growth: f64, bud
 /// The disk store's directory and budgets for a count of `root`.
 fn disk_plan(root: &Position, opts: &CountOptions) -> disk::DiskPlan {
     let dir = crate::count::disk_run_dir(root, opts);
-    let disk_budget = opts.disk_bytes.unwrap_or_else(|| {
-        disk::free_bytes(&opts.tmp_dir)
-            .unwrap_or(0)
-            .saturating_sub(1 << 30)
-    });
+    let disk_budget = opts
+        .disk_bytes
+        .unwrap_or_else(|| crate::count::default_disk_bytes(&opts.tmp_dir));
     disk::DiskPlan {
         dir,
         disk_budget,

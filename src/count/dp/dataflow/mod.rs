@@ -208,11 +208,10 @@ fn run_typed<S: Slot<N>, const N: usize>(
         checkpoint: dir.clone(),
         disk: disk_dir.clone(),
         disk_from_start: on_disk,
-        disk_budget: opts.disk_bytes.unwrap_or_else(|| {
-            crate::count::dp::disk::free_bytes(&opts.tmp_dir)
-                .unwrap_or(0)
-                .saturating_sub(1 << 30)
-        }) / w as u64,
+        disk_budget: opts
+            .disk_bytes
+            .unwrap_or_else(|| crate::count::default_disk_bytes(&opts.tmp_dir))
+            / w as u64,
         uneven: std::env::var("REVERSI_TEST_PLAN_SHARE")
             .ok()
             .and_then(|v| v.parse().ok())

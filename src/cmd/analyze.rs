@@ -37,10 +37,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         return Ok(());
     }
     let mut advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
-    if pos.empty().count_ones() > super::SOLVE_EMPTIES {
+    if !reversi_nxn::play::solvable_within(&pos, Duration::from_millis(args.time_ms)) {
         eprintln!(
-            "searching for up to {:.1} s (--time-ms; {} empty squares: a heuristic search unless \
-             a strong solution of the board is on disk)",
+            "searching for up to {:.1} s (--time-ms; {} empty squares, too many to solve in that \
+             time: a heuristic search unless a strong solution of the board is on disk)",
             args.time_ms as f64 / 1000.0,
             pos.empty().count_ones()
         );

@@ -1156,9 +1156,9 @@ pub fn searcher<'a>(ctx: &'a Ctx<'a>) -> Box<dyn Search + 'a> {
 }
 
 /// A searcher on `ctx` under the flag `abort`, which another thread may raise to stop it (a
-/// deadline): the search then returns within [`POLL_EVERY`] interior nodes without storing
+/// deadline): the search then returns within 16 interior nodes without storing
 /// anything, as under a parallel split that was cut off, and [`Search::aborted`] says so. It
-/// reads the flag every [`POLL_EVERY`] nodes, which costs 1-2% of the time, so the searches
+/// reads the flag every 16 nodes, which costs 1-2% of the time, so the searches
 /// that are not stopped this way ([`searcher`]) do not take one.
 #[must_use]
 pub fn searcher_under<'a>(ctx: &'a Ctx<'a>, abort: &'a Abort<'a>) -> Box<dyn Search + 'a> {

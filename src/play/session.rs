@@ -84,19 +84,23 @@ impl<A: Advisor> Session<A> {
             if !self.engine_to_move() {
                 return Ok(());
             }
-            self.play_best(out)?;
+            if !self.play_best(out)? {
+                return Ok(());
+            }
         }
     }
 
     /// Plays the advisor's best move for the side to move (which has a legal turn), saying
-    /// whether it is exact.
-    fn play_best(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    /// whether it is exact; `false` if the advisor gave none (then nothing is played).
+    fn play_best(&mut self, out: &mut dyn Write) -> io::Result<bool> {
         let advice = self.advisor.advise(&self.pos);
         let Some(&mv) = advice.best_moves().first() else {
-            return writeln!(out, "no move to play");
+            writeln!(out, "no move to play")?;
+            return Ok(false);
         };
         let how = advice.annotation(mv, self.pos.side_to_move().name());
-        self.play(mv, Some(&how), out)
+        self.play(mv, Some(&how), out)?;
+        Ok(true)
     }
 
     fn show(&self, out: &mut dyn Write) -> io::Result<()> {
@@ -183,8 +187,9 @@ impl<A: Advisor> Session<A> {
                     if self.pos.is_over() {
                         writeln!(out, "the game is over")?;
                     } else {
-                        self.play_best(out)?;
-                        self.advance(out)?;
+                        if self.play_best(out)? {
+                            self.advance(out)?;
+                        }
                         self.show(out)?;
                     }
                 }

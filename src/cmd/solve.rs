@@ -321,9 +321,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         let bar = Bar::new(Arc::new(AtomicBool::new(false)));
         let counter = solver.node_counter();
+        // One unit: the proof reports no steps, so the bar shows the watch's nodes and time.
+        reversi_nxn::progress::Progress::start(&bar, "solve", 1);
         let proof = bar.watch("solve", &counter, "searching", || {
             solver.prove(&pos, mode, &opts)
         });
+        reversi_nxn::progress::Progress::finish(&bar);
         let row = super::batch::Row::new(1, 0, &proof);
         let json = serde_json::to_string_pretty(&row)?;
         if let Some(path) = &args.out {

@@ -459,14 +459,15 @@ fn values_under(ctx: &Ctx<'_>, root: &Abort<'_>, pos: &Position) -> Option<Vec<(
 pub const SECS_AT_32: f64 = 60.0;
 
 /// An estimate of the seconds [`Solver::solve`] takes on two cores for a position of `shape`
-/// with `empties` empty squares: what `reversi solve` asks `--yes` by, and what decides where
-/// the engine of `play` solves exactly. Anchored at the 6x6 start ([`SECS_AT_32`]); above 32
-/// empty squares each one multiplies it by 3 (a bound for the warning), below by 2.3, the
-/// measured rate (6x6: 28 empty squares 2.6 s on one thread, 32 empty squares 40-90 s). An
-/// 8x8 position takes as long as a 6x6 one of 4 more empty squares (FFO #53-54: 28 empty
-/// squares, 60-126 s; #40: 20, 0.5 s), boards in between an interpolated share of that, and
-/// boards of 36 squares or fewer no more than 6x6 (5x5, 21 empty squares: 0.03 s; 5x6, 26: 1.2 s).
-/// Single positions vary by tenfold around it either way.
+/// with `empties` empty squares, which decides where the engine of `play` solves exactly. It
+/// is the model `reversi solve` asks `--yes` by (anchored at the 6x6 start, [`SECS_AT_32`];
+/// above 32 empty squares each one multiplies it by 3, a bound for that warning), refined: below
+/// 32 each empty square multiplies it by 2.3, the measured rate (6x6: 28 empty squares 2.6 s on
+/// one thread, 32 empty squares 40-90 s), and an 8x8 position takes as long as a 6x6 one of 4
+/// more empty squares (FFO #53-54: 28 empty squares, 60-126 s; #40: 20, 0.5 s), boards in
+/// between an interpolated share of that, boards of 36 squares or fewer as 6x6 (5x5, 21 empty
+/// squares: 0.03 s; 5x6, 26: 1.2 s). Single positions stray from it tenfold and more either
+/// way, so a caller with a deadline stops the search there ([`Solver::move_values_within`]).
 #[must_use]
 pub fn estimated_seconds(shape: Shape, empties: u32) -> f64 {
     let squares = shape.squares() as i32;

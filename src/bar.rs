@@ -4,21 +4,29 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use reversi_nxn::progress::Progress;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often a bar that is not drawn writes a progress line, unless the environment variable
 /// `REVERSI_PROGRESS_SECS` gives another number of seconds.
 pub const LOG_EVERY: Duration = Duration::from_secs(60);
 
-/// [`LOG_EVERY`], or `REVERSI_PROGRESS_SECS` when it holds a whole number.
+/// [`LOG_EVERY`], or `REVERSI_PROGRESS_SECS` when it holds a number of seconds (a fraction
+/// such as 0.2 too; 0 writes a line at every advance).
 fn log_every() -> Duration {
     std::env::var("REVERSI_PROGRESS_SECS")
         .ok()
-        .and_then(|s| s.parse().ok())
-        .map_or(LOG_EVERY, Duration::from_secs)
+        .and_then(|s| Duration::try_from_secs_f64(s.trim().parse::<f64>().ok()?).ok())
+        .unwrap_or(LOG_EVERY)
 }
+
+/// How often [`Bar::watch`] refreshes a drawn bar.
+const DRAW_EVERY: Duration = Duration::from_secs(1);
+
+/// The shortest period of [`Bar::watch`]'s lines, whatever `REVERSI_PROGRESS_SECS` says (0
+/// there means every advance, which a watch has none of).
+const WATCH_MIN: Duration = Duration::from_millis(100);
 
 /// Draws the library's progress reports as an indicatif bar.
 pub struct Bar {
@@ -26,6 +34,8 @@ pub struct Bar {
     stop: Arc<AtomicBool>,
     /// When the last progress line was written, if stderr is not a terminal.
     logged: Option<Mutex<LogState>>,
+    /// What the work is on now ([`Progress::working_on`]), for [`Bar::watch`].
+    working: Mutex<String>,
 }
 
 /// What the progress lines of a bar that is not drawn keep between calls.
@@ -51,7 +61,57 @@ impl Bar {
                 base: None,
             })
         });
-        Bar { bar, stop, logged }
+        Bar {
+            bar,
+            stop,
+            logged,
+            working: Mutex::new(String::new()),
+        }
+    }
+
+    /// Runs `work` while a second thread reports on it: the running count `nodes`, the time,
+    /// and what the work says it is on ([`Progress::working_on`], `first` until it says): on
+    /// the drawn bar every [`DRAW_EVERY`], or when stderr is not a terminal in a line every
+    /// [`LOG_EVERY`] (`REVERSI_PROGRESS_SECS`). For work whose units are few and long (a solve
+    /// has a handful of root moves), so that it does not look stuck. The reporter only reads
+    /// the counter, so the work runs as fast as without it.
+    pub fn watch<T>(
+        &self,
+        label: &str,
+        nodes: &AtomicU64,
+        first: &str,
+        work: impl FnOnce() -> T,
+    ) -> T {
+        if let Ok(mut w) = self.working.lock() {
+            *w = first.to_string();
+        }
+        let t0 = Instant::now();
+        let every = if self.logged.is_some() {
+            log_every().max(WATCH_MIN)
+        } else {
+            DRAW_EVERY
+        };
+        let (done, wait) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(every) {
+                    let n = nodes.load(Ordering::Relaxed);
+                    let what = self.working.lock().map(|w| w.clone()).unwrap_or_default();
+                    if self.logged.is_some() {
+                        eprintln!(
+                            "{label}: {what}, {n} nodes, {:.0} s so far",
+                            t0.elapsed().as_secs_f64()
+                        );
+                    } else {
+                        self.bar
+                            .set_message(format!("{label} {what}, {n:.2e} nodes"));
+                    }
+                }
+            });
+            let r = work();
+            drop(done);
+            r
+        })
     }
 }
 
@@ -106,6 +166,12 @@ impl Progress for Bar {
             self.bar.message(),
             self.bar.elapsed().as_secs()
         );
+    }
+
+    fn working_on(&self, what: &str) {
+        if let Ok(mut w) = self.working.lock() {
+            *w = what.to_string();
+        }
     }
 
     fn note(&self, line: &str) {

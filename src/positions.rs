@@ -581,21 +581,26 @@ fn run(
     let mut costs = Vec::new();
     let mut stopped = None;
     for ply in 1..=depth {
+        // Every ply counted is reported, the last (counted but not kept) too.
+        let report = |t: &Tally, c: &PlyCost| {
+            progress.note(&format!(
+                "ply {ply}: {} games, {} positions, {} by one path, {} classes ({:.1} s, peak {:.0} MiB)",
+                t.games,
+                t.positions,
+                t.one_path,
+                t.classes,
+                c.seconds,
+                c.peak_bytes as f64 / f64::from(1 << 20)
+            ));
+        };
         match layers.next(ply < depth)? {
             Built::Kept(t, c) => {
+                report(&t, &c);
                 plies.push(row(ply, t));
-                progress.note(&format!(
-                    "ply {ply}: {} games, {} positions, {} by one path, {} classes ({:.1} s, peak {:.0} MiB)",
-                    t.games,
-                    t.positions,
-                    t.one_path,
-                    t.classes,
-                    c.seconds,
-                    c.peak_bytes as f64 / f64::from(1 << 20)
-                ));
                 costs.push(c);
             }
             Built::Counted(t, c) => {
+                report(&t, &c);
                 plies.push(row(ply, t));
                 costs.push(c);
                 if ply < depth {

@@ -13,6 +13,9 @@ pub trait Progress: Sync {
     fn finish(&self) {}
     /// A line worth keeping in a log (a finished layer, a change of plan).
     fn note(&self, _line: &str) {}
+    /// What the computation is busy with now (a root move of a solve), for a progress report
+    /// to show: replaced by the next call, not logged.
+    fn working_on(&self, _what: &str) {}
     /// Whether the user asked to stop (Ctrl-C): algorithms that can resume save and return.
     fn should_stop(&self) -> bool {
         false

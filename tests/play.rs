@@ -193,7 +193,7 @@ fn solver_advisor_gives_minimax_values() {
     let shape = Shape::square(4).unwrap();
     let mut advisor = SolverAdvisor {
         solver: reversi_nxn::solve::Solver::new(16),
-        max_empties: 12,
+        limit: Duration::from_secs(10),
         scoring: Scoring::Discs,
         fallback: HeuristicAdvisor {
             limit: Duration::from_secs(1),

@@ -14,7 +14,9 @@ use super::BoardArgs;
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// Time for the search, in milliseconds, where the position cannot be solved exactly.
+    /// Time for the search, in milliseconds: an exact solve where the solver's estimate fits it
+    /// (stopped if it overruns, then a heuristic search for as long again), else a heuristic
+    /// search.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub time_ms: u64,
     /// How a finished game is scored: discs (empty squares count for nobody) or
@@ -37,10 +39,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         return Ok(());
     }
     let mut advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
-    if pos.empty().count_ones() > super::SOLVE_EMPTIES {
+    if !reversi_nxn::play::solvable_within(&pos, Duration::from_millis(args.time_ms)) {
         eprintln!(
-            "searching for up to {:.1} s (--time-ms; {} empty squares: a heuristic search unless \
-             a strong solution of the board is on disk)",
+            "searching for up to {:.1} s (--time-ms; {} empty squares, too many to solve in that \
+             time: a heuristic search unless a strong solution of the board is on disk)",
             args.time_ms as f64 / 1000.0,
             pos.empty().count_ones()
         );

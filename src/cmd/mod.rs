@@ -139,16 +139,12 @@ pub fn human_duration(seconds: f64) -> String {
     }
 }
 
-/// The most empty squares for which `play` and `analyze` call the exact solver (about a second
-/// or less per position on two cores).
-pub const SOLVE_EMPTIES: u32 = 18;
-
 /// The best advisor available for positions like `pos` under `scoring`: a strong solution of
 /// the board if one is on disk (`results/RxC/strong.bin` or `data/RxC/strong.bin`, written by
 /// `reversi strong`, whose values empty squares count for nobody in, so only under
-/// [`Scoring::Discs`]), else the exact solver for positions with at most [`SOLVE_EMPTIES`]
-/// empty squares, else a depth-limited heuristic search (exact only where it reaches the end
-/// of the game).
+/// [`Scoring::Discs`]), else the exact solver wherever its cost estimate fits `limit` (see
+/// [`reversi_nxn::play::SolverAdvisor`]), else a depth-limited heuristic search (exact only
+/// where it reaches the end of the game).
 pub fn advisor_for(
     pos: &reversi_nxn::board::Position,
     limit: std::time::Duration,
@@ -157,7 +153,7 @@ pub fn advisor_for(
     use reversi_nxn::play::{HeuristicAdvisor, SolverAdvisor, StrongAdvisor};
     let fallback = SolverAdvisor {
         solver: reversi_nxn::solve::Solver::new(256),
-        max_empties: SOLVE_EMPTIES,
+        limit,
         scoring,
         fallback: HeuristicAdvisor { limit, scoring },
     };

@@ -32,7 +32,9 @@ pub struct PlayArgs {
     /// Which sides the engine plays.
     #[arg(long, value_enum, default_value_t = EngineSides::White)]
     pub engine: EngineSides,
-    /// Thinking time per move, in milliseconds, where the position cannot be solved exactly.
+    /// Thinking time per move, in milliseconds: the engine solves exactly where the solver's
+    /// estimate fits it (stopping a solve that overruns, then searching heuristically for as
+    /// long again), and searches heuristically elsewhere.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub time_ms: u64,
     /// How a finished game is scored: discs (empty squares count for nobody) or

@@ -262,8 +262,8 @@ pub fn without(t: &mut reversi_nxn::solve::Tuning, names: &[String]) -> Result<(
 /// The most empty squares solved without `--yes` (the 6x6 start).
 const SOLVE_WITHOUT_YES: u32 = 32;
 /// Seconds to solve 32 empty squares (the 6x6 start, BENCHMARKS.md), the basis of the estimate
-/// that asks for `--yes`.
-const SOLVE_32_SECS: f64 = 60.0;
+/// that asks for `--yes` (the anchor of the library's estimate, which `play` uses too).
+const SOLVE_32_SECS: f64 = reversi_nxn::solve::SECS_AT_32;
 
 /// Solves the position (or with `--file` every position of a file) and prints the report.
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -319,7 +319,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     reversi_nxn::memory::check_available(args.hash_mb as u64)?;
     let mut solver = Solver::new(args.hash_mb);
     if mode != Mode::All {
-        let proof = solver.prove(&pos, mode, &opts);
+        let bar = Bar::new(Arc::new(AtomicBool::new(false)));
+        let counter = solver.node_counter();
+        // One unit: the proof reports no steps, so the bar shows the watch's nodes and time.
+        reversi_nxn::progress::Progress::start(&bar, "solve", 1);
+        let proof = bar.watch("solve", &counter, "searching", || {
+            solver.prove(&pos, mode, &opts)
+        });
+        reversi_nxn::progress::Progress::finish(&bar);
         let row = super::batch::Row::new(1, 0, &proof);
         let json = serde_json::to_string_pretty(&row)?;
         if let Some(path) = &args.out {
@@ -340,7 +347,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     // No Ctrl-C handler: a solve keeps nothing worth saving, so the signal just ends it.
     let bar = Bar::new(Arc::new(AtomicBool::new(false)));
-    let report = solver.solve(&pos, &opts, &bar);
+    // The bar counts root moves; the watch adds the nodes and the move being searched, since
+    // one root move can take all the time (the 6x6 start has one up to symmetry).
+    let counter = solver.node_counter();
+    let report = bar.watch("solve", &counter, "starting", || {
+        solver.solve(&pos, &opts, &bar)
+    });
     let json = serde_json::to_string_pretty(&reversi_nxn::export::json::solution(&report))?;
     let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();
     if args.save {

@@ -8,7 +8,7 @@ use crate::board::{flips, legal_moves, Move, Position, Scoring, Squares};
 
 /// Scale of exact final margins in evaluation units: one disc of a finished game outweighs any
 /// heuristic score.
-const FINAL: i32 = 10_000;
+pub const FINAL: i32 = 10_000;
 
 /// The result of a depth-limited search.
 #[derive(Debug, Clone)]

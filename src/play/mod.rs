@@ -51,12 +51,16 @@ impl Advice {
             .collect()
     }
 
-    /// One line per turn: `c4 +2 (best)`; heuristic scores are labelled as such.
+    /// One line per turn: `c4 +2 best`. Exact values are final margins in discs; heuristic
+    /// scores are labelled as such, and one that is a finished game the search found forced
+    /// (a multiple of [`midgame::FINAL`]) is shown as that margin in discs, a bound.
     #[must_use]
     pub fn describe(&self, pos: &Position) -> String {
         let best = self.best_score();
         let label = match self.kind {
-            AdviceKind::Exact => "exact final margin for the side to move".to_string(),
+            AdviceKind::Exact => {
+                "exact final margin in discs for the side to move, under perfect play".to_string()
+            }
             AdviceKind::Heuristic { depth } => format!(
                 "heuristic evaluation for the side to move, in hundredths of a disc of \
                  advantage, roughly (mobility, corners, stable edges; a depth-limited search of \
@@ -66,9 +70,39 @@ impl Advice {
         let mut s = format!("move values ({label}):\n");
         for &(m, v) in &self.scores {
             let mark = if Some(v) == best { "  best" } else { "" };
-            s.push_str(&format!("  {:<5} {:>+6}{mark}\n", pos.move_name(m), v));
+            s.push_str(&format!(
+                "  {:<5} {:>6}{mark}\n",
+                pos.move_name(m),
+                self.value_text(v)
+            ));
         }
         s
+    }
+
+    /// A score as shown: `+13` (exact, in discs; heuristic, in hundredths of a disc), or for a
+    /// heuristic score that is a forced finished game, `<=-16 discs` (the search found that
+    /// the other side can force an end this bad, so the margin is at most that) or `>=+4 discs`.
+    #[must_use]
+    pub fn value_text(&self, v: i32) -> String {
+        match self.kind {
+            AdviceKind::Heuristic { .. } if v != 0 && v % midgame::FINAL == 0 => {
+                let discs = v / midgame::FINAL;
+                let bound = if discs < 0 { "<=" } else { ">=" };
+                format!("{bound}{discs:+} discs")
+            }
+            _ => format!("{v:+}"),
+        }
+    }
+
+    /// How the move `mv` was chosen, for the engine's move lines: `exact: +13 for black` (the
+    /// final margin it keeps for the side to move `side`) or `heuristic, depth 7`.
+    #[must_use]
+    pub fn annotation(&self, mv: Move, side: &str) -> String {
+        let v = self.scores.iter().find(|s| s.0 == mv).map_or(0, |s| s.1);
+        match self.kind {
+            AdviceKind::Exact => format!("exact: {v:+} for {side}"),
+            AdviceKind::Heuristic { depth } => format!("heuristic, depth {depth}"),
+        }
     }
 }
 
@@ -128,38 +162,41 @@ impl<F: Advisor> Advisor for StrongAdvisor<F> {
     }
 }
 
-/// Exact scores from the alpha-beta solver ([`crate::solve::Solver`]) for positions with at
-/// most `max_empties` empty squares; deeper positions go to `fallback`.
+/// Exact scores from the alpha-beta solver ([`crate::solve::Solver`]) wherever the solver's
+/// estimate of the cost ([`crate::solve::estimated_seconds`]) fits the time allowed per
+/// position; elsewhere, or when the solve overruns that time after all (it is stopped then),
+/// the scores of `fallback`, which gets the same time again.
 pub struct SolverAdvisor<F: Advisor> {
     /// The solver (its transposition table persists between moves).
     pub solver: crate::solve::Solver,
-    /// The most empty squares solved exactly.
-    pub max_empties: u32,
+    /// The time allowed per position.
+    pub limit: Duration,
     /// How finished games are scored.
     pub scoring: Scoring,
-    /// The advisor for deeper positions.
+    /// The advisor for positions the solver cannot solve in time.
     pub fallback: F,
+}
+
+/// Whether the solver is expected to solve `pos` within `limit`: its cost estimate
+/// ([`crate::solve::estimated_seconds`]) fits.
+#[must_use]
+pub fn solvable_within(pos: &Position, limit: Duration) -> bool {
+    crate::solve::estimated_seconds(pos.shape(), pos.empty().count_ones()) <= limit.as_secs_f64()
 }
 
 impl<F: Advisor> Advisor for SolverAdvisor<F> {
     fn advise(&mut self, pos: &Position) -> Advice {
-        if pos.empty().count_ones() > self.max_empties {
-            return self.fallback.advise(pos);
+        if solvable_within(pos, self.limit) {
+            self.solver.set_scoring(self.scoring);
+            let deadline = std::time::Instant::now() + self.limit;
+            if let Some(scores) = self.solver.move_values_within(pos, deadline) {
+                return Advice {
+                    scores,
+                    kind: AdviceKind::Exact,
+                };
+            }
         }
-        let opts = crate::solve::SolveOptions {
-            scoring: self.scoring,
-            ..crate::solve::SolveOptions::default()
-        };
-        let report = self.solver.solve(pos, &opts, &crate::progress::Silent);
-        let sign = if pos.black_to_move() { 1 } else { -1 };
-        Advice {
-            scores: report
-                .move_values
-                .into_iter()
-                .map(|(m, v)| (m, sign * v))
-                .collect(),
-            kind: AdviceKind::Exact,
-        }
+        self.fallback.advise(pos)
     }
 }
 
@@ -187,5 +224,34 @@ impl Advisor for HeuristicAdvisor {
                 kind: AdviceKind::Heuristic { depth: r.depth },
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forced_end_found_by_the_heuristic_search_shows_in_discs() {
+        let advice = Advice {
+            scores: vec![(Move::Place(0), -160_000), (Move::Place(1), 250)],
+            kind: AdviceKind::Heuristic { depth: 5 },
+        };
+        assert_eq!(advice.value_text(-160_000), "<=-16 discs");
+        assert_eq!(advice.value_text(40_000), ">=+4 discs");
+        assert_eq!(advice.value_text(250), "+250");
+        assert_eq!(
+            advice.annotation(Move::Place(1), "white"),
+            "heuristic, depth 5"
+        );
+        let exact = Advice {
+            scores: vec![(Move::Place(1), 13)],
+            kind: AdviceKind::Exact,
+        };
+        assert_eq!(exact.value_text(13), "+13");
+        assert_eq!(
+            exact.annotation(Move::Place(1), "black"),
+            "exact: +13 for black"
+        );
     }
 }

@@ -52,11 +52,16 @@ impl<A: Advisor> Session<A> {
         self.engine[usize::from(!self.pos.black_to_move())]
     }
 
-    fn play(&mut self, mv: Move, out: &mut dyn Write) -> io::Result<()> {
-        let next = self.pos.apply(mv).expect("checked legal");
+    /// Plays `mv` (legal), saying so; `how` says how the engine chose it, if it did.
+    fn play(&mut self, mv: Move, how: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+        let Some(next) = self.pos.apply(mv) else {
+            // Callers pass legal moves only; refuse rather than panic if one does not.
+            return writeln!(out, "{} is not legal here", self.pos.move_name(mv));
+        };
+        let how = how.map_or(String::new(), |h| format!(" ({h})"));
         writeln!(
             out,
-            "{} plays {}",
+            "{} plays {}{how}",
             self.pos.side_to_move().name(),
             self.pos.move_name(mv)
         )?;
@@ -73,16 +78,29 @@ impl<A: Advisor> Session<A> {
                 return Ok(());
             }
             if turns == [Move::Pass] {
-                self.play(Move::Pass, out)?;
+                self.play(Move::Pass, Some("forced"), out)?;
                 continue;
             }
             if !self.engine_to_move() {
                 return Ok(());
             }
-            let advice = self.advisor.advise(&self.pos);
-            let mv = advice.best_moves()[0];
-            self.play(mv, out)?;
+            if !self.play_best(out)? {
+                return Ok(());
+            }
         }
+    }
+
+    /// Plays the advisor's best move for the side to move (which has a legal turn), saying
+    /// whether it is exact; `false` if the advisor gave none (then nothing is played).
+    fn play_best(&mut self, out: &mut dyn Write) -> io::Result<bool> {
+        let advice = self.advisor.advise(&self.pos);
+        let Some(&mv) = advice.best_moves().first() else {
+            writeln!(out, "no move to play")?;
+            return Ok(false);
+        };
+        let how = advice.annotation(mv, self.pos.side_to_move().name());
+        self.play(mv, Some(&how), out)?;
+        Ok(true)
     }
 
     fn show(&self, out: &mut dyn Write) -> io::Result<()> {
@@ -169,9 +187,9 @@ impl<A: Advisor> Session<A> {
                     if self.pos.is_over() {
                         writeln!(out, "the game is over")?;
                     } else {
-                        let a = self.advice();
-                        self.play(a.best_moves()[0], out)?;
-                        self.advance(out)?;
+                        if self.play_best(out)? {
+                            self.advance(out)?;
+                        }
                         self.show(out)?;
                     }
                 }
@@ -180,7 +198,7 @@ impl<A: Advisor> Session<A> {
                         if played.len() == 1 || (played.len() == 2 && played[0] == Move::Pass) =>
                     {
                         for mv in played {
-                            self.play(mv, out)?;
+                            self.play(mv, None, out)?;
                         }
                         self.advance(out)?;
                         self.show(out)?;

@@ -60,6 +60,7 @@ use std::time::Instant;
 use crate::board::{Move, Position, Scoring, Shape, Side, Squares};
 use crate::progress::Progress;
 
+use abort::Abort;
 pub use prove::{Mode, Outcome, Proof};
 pub use search::Tuning;
 use search::{searcher, Ctx, Search};
@@ -181,6 +182,14 @@ impl Solver {
         self.table.bytes()
     }
 
+    /// The running count of nodes this solver has searched, for a thread that reports
+    /// progress while a query runs (it lags by a few tens of thousands of nodes per thread,
+    /// and only grows; the reports' node counts are exact).
+    #[must_use]
+    pub fn node_counter(&self) -> std::sync::Arc<std::sync::atomic::AtomicU64> {
+        std::sync::Arc::clone(self.table.searched())
+    }
+
     /// Sets the tuning used by [`Solver::value`], [`Solver::window`] and [`Solver::beats`].
     pub fn set_tuning(&mut self, tuning: Tuning) {
         self.tuning = tuning;
@@ -289,6 +298,36 @@ impl Solver {
         (pv, ctx.nodes())
     }
 
+    /// The exact value of every legal turn of `pos` for the side to move (in row-major order;
+    /// a forced pass is the single turn, a finished game has none), under the rule of
+    /// [`Solver::set_scoring`], if they are found before `deadline`; `None` when the deadline
+    /// stops the search first. The values are those of [`Solver::solve`]; what the stopped
+    /// search had proved stays in the table, so a later query gains from it.
+    pub fn move_values_within(
+        &mut self,
+        pos: &Position,
+        deadline: Instant,
+    ) -> Option<Vec<(Move, i32)>> {
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
+        let root = Abort::under(None);
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            // The timer raises the root flag at the deadline unless the search ends first
+            // (dropping `done` wakes it).
+            let root = &root;
+            scope.spawn(move || {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if wait.recv_timeout(left) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                    root.set();
+                }
+            });
+            let values = values_under(&ctx, root, pos);
+            drop(done);
+            values
+        })
+    }
+
     /// Solves `pos`: its value, a principal variation, and the value of every legal turn.
     pub fn solve(
         &mut self,
@@ -325,6 +364,11 @@ impl Solver {
             let v = match by_class.get(&key) {
                 Some(&v) => v,
                 None => {
+                    progress.working_on(&format!(
+                        "root move {} ({} of {classes})",
+                        pos.move_name(*m),
+                        by_class.len() + 1
+                    ));
                     let mut s = searcher(&ctx);
                     let budget =
                         guess_budget(&opts.tuning, pos.shape(), child.empty().count_ones());
@@ -375,6 +419,65 @@ impl Solver {
             threads: rayon::current_num_threads(),
             scoring: opts.scoring,
         }
+    }
+}
+
+/// The body of [`Solver::move_values_within`]: the children's values by searchers under
+/// `root`, `None` once it is raised.
+fn values_under(ctx: &Ctx<'_>, root: &Abort<'_>, pos: &Position) -> Option<Vec<(Move, i32)>> {
+    let mut by_class: HashMap<(u64, u64), i32> = HashMap::new();
+    let mut values = Vec::new();
+    let mut guess = 0;
+    let mut first = true;
+    for m in pos.legal_turns() {
+        let child = pos.apply(m).expect("legal turn");
+        let key = child.canonical();
+        let v = if let Some(&v) = by_class.get(&key) {
+            v
+        } else {
+            let mut s = search::searcher_under(ctx, root);
+            let budget = guess_budget(&ctx.tuning, pos.shape(), child.empty().count_ones());
+            if budget > 0 && (first || ctx.tuning.guess_all) {
+                guess = -s.guess(child.player(), child.opponent(), budget);
+            }
+            first = false;
+            let v = -s.exact(child.player(), child.opponent(), -guess);
+            if s.aborted() || root.is_set() {
+                return None;
+            }
+            guess = v;
+            by_class.insert(key, v);
+            v
+        };
+        values.push((m, v));
+    }
+    Some(values)
+}
+
+/// Seconds [`Solver::solve`] takes on two cores for the 6x6 start, 32 empty squares
+/// (BENCHMARKS.md: 40-50 s, one thread 92 s): the anchor of [`estimated_seconds`].
+pub const SECS_AT_32: f64 = 60.0;
+
+/// An estimate of the seconds [`Solver::solve`] takes on two cores for a position of `shape`
+/// with `empties` empty squares, which decides where the engine of `play` solves exactly. It
+/// is the model `reversi solve` asks `--yes` by (anchored at the 6x6 start, [`SECS_AT_32`];
+/// above 32 empty squares each one multiplies it by 3, a bound for that warning), refined: below
+/// 32 each empty square multiplies it by 2.3, the measured rate (6x6: 28 empty squares 2.6 s on
+/// one thread, 32 empty squares 40-90 s), and an 8x8 position takes as long as a 6x6 one of 4
+/// more empty squares (FFO #53-54: 28 empty squares, 60-126 s; #40: 20, 0.5 s), boards in
+/// between an interpolated share of that, boards of 36 squares or fewer as 6x6 (5x5, 21 empty
+/// squares: 0.03 s; 5x6, 26: 1.2 s). Single positions stray from it tenfold and more either
+/// way, so a caller with a deadline stops the search there ([`Solver::move_values_within`]).
+#[must_use]
+pub fn estimated_seconds(shape: Shape, empties: u32) -> f64 {
+    let squares = shape.squares() as i32;
+    // Empty squares that make a 6x6 position as hard: 0 up to 36 squares, 4 on 8x8.
+    let harder = ((squares - 36).max(0) * 4 + 14) / 28;
+    let e = empties as i32 + harder - 32;
+    if e >= 0 {
+        SECS_AT_32 * 3f64.powi(e)
+    } else {
+        SECS_AT_32 * 2.3f64.powi(e)
     }
 }
 

@@ -366,10 +366,26 @@ pub struct Searcher<'a, C> {
     stopped: bool,
     /// Interior nodes entered since the abort flags were last read.
     unpolled: u32,
+    /// Of `nodes`, those already added to the table's running count ([`Table::searched`]).
+    published: u64,
+}
+
+impl<C> Searcher<'_, C> {
+    /// Adds the nodes not yet published to the table's running count.
+    #[cold]
+    #[inline(never)]
+    fn publish(&mut self) {
+        self.ctx
+            .table
+            .searched()
+            .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        self.published = self.nodes;
+    }
 }
 
 impl<C> Drop for Searcher<'_, C> {
     fn drop(&mut self) {
+        self.publish();
         self.ctx.nodes.fetch_add(self.nodes, Ordering::Relaxed);
         self.ctx
             .ordering_nodes
@@ -383,6 +399,12 @@ impl<C> Drop for Searcher<'_, C> {
 /// 1-2% more time on FFO #49-52 (one thread, three pairs side by side: 1.7%, 1.5%, 0.6%;
 /// BENCHMARKS.md, session 27).
 const POLL_EVERY: u32 = 16;
+
+/// Nodes a searcher counts before it adds them to the table's running count
+/// ([`Table::searched`]) for progress reports: one atomic addition per this many, a compare per
+/// interior node in between, so the search does not slow (at 2e7 nodes a second, 300 reports a
+/// second per thread).
+const PUBLISH_EVERY: u64 = 1 << 16;
 
 /// A move with its flips and its ordering key (smaller first).
 #[derive(Debug, Clone, Copy)]
@@ -440,6 +462,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             sel: 0,
             stopped: false,
             unpolled: 0,
+            published: 0,
         }
     }
 
@@ -536,6 +559,9 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             return self.endgame(p, o, alpha, beta, empty, n_empty);
         }
         self.nodes += 1;
+        if self.nodes - self.published >= PUBLISH_EVERY {
+            self.publish();
+        }
         if n_empty >= t.stability_empties {
             if let Some(v) = self.stability_cutoff(p, o, alpha, n_empty) {
                 return v;
@@ -1081,6 +1107,9 @@ pub trait Search {
     fn pv_order_key(&mut self, p: u64, o: u64) -> i32;
     /// The best move the table holds for `(p, o)`, if any and legal (a frame bit).
     fn table_move(&self, p: u64, o: u64) -> Option<u32>;
+    /// Whether the search stopped because an abort flag above it was raised (its results since
+    /// are then unusable; see [`searcher_under`]).
+    fn aborted(&self) -> bool;
 }
 
 impl<C: Cpu> Search for Searcher<'_, C> {
@@ -1099,11 +1128,15 @@ impl<C: Cpu> Search for Searcher<'_, C> {
     fn table_move(&self, p: u64, o: u64) -> Option<u32> {
         Searcher::table_move(self, p, o)
     }
+    fn aborted(&self) -> bool {
+        Searcher::aborted(self)
+    }
 }
 
 /// Makes a searcher on `ctx` for the copy of the level it runs at.
 struct NewSearcher<'a> {
     ctx: &'a Ctx<'a>,
+    abort: Option<&'a Abort<'a>>,
 }
 
 impl<'a> Job for NewSearcher<'a> {
@@ -1111,7 +1144,7 @@ impl<'a> Job for NewSearcher<'a> {
     /// The x86-64-v4 copy measured no faster than the x86-64-v3 one (BENCHMARKS.md).
     const TOP: Level = Level::V3;
     fn run<C: Cpu>(self, cpu: C) -> Box<dyn Search + 'a> {
-        Box::new(Searcher::new(self.ctx, cpu, None))
+        Box::new(Searcher::new(self.ctx, cpu, self.abort))
     }
 }
 
@@ -1119,13 +1152,26 @@ impl<'a> Job for NewSearcher<'a> {
 /// the x86-64-v3 copy solves about a quarter faster than the portable one.
 #[must_use]
 pub fn searcher<'a>(ctx: &'a Ctx<'a>) -> Box<dyn Search + 'a> {
-    crate::cpu::run(NewSearcher { ctx })
+    crate::cpu::run(NewSearcher { ctx, abort: None })
+}
+
+/// A searcher on `ctx` under the flag `abort`, which another thread may raise to stop it (a
+/// deadline): the search then returns within 16 interior nodes without storing
+/// anything, as under a parallel split that was cut off, and [`Search::aborted`] says so. It
+/// reads the flag every 16 nodes, which costs 1-2% of the time, so the searches
+/// that are not stopped this way ([`searcher`]) do not take one.
+#[must_use]
+pub fn searcher_under<'a>(ctx: &'a Ctx<'a>, abort: &'a Abort<'a>) -> Box<dyn Search + 'a> {
+    crate::cpu::run(NewSearcher {
+        ctx,
+        abort: Some(abort),
+    })
 }
 
 /// A searcher on `ctx` running the copy of `level` (or the best below it the CPU has).
 #[must_use]
 pub fn searcher_at<'a>(ctx: &'a Ctx<'a>, level: Level) -> Box<dyn Search + 'a> {
-    crate::cpu::run_at(level, NewSearcher { ctx })
+    crate::cpu::run_at(level, NewSearcher { ctx, abort: None })
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@
 
 use rayon::prelude::*;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Bounds and best move of one position, as found in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +82,9 @@ pub struct Table {
     bucket_mask: usize,
     /// Number of buckets of the near part minus one (a power of two minus one).
     near_mask: usize,
+    /// Nodes searched with this table so far, as searchers publish them (see
+    /// [`Table::searched`]).
+    searched: Arc<AtomicU64>,
 }
 
 /// The largest power of two at most `n` (1 for 0 and 1).
@@ -117,7 +121,17 @@ impl Table {
             entries,
             bucket_mask: buckets - 1,
             near_mask: near - 1,
+            searched: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// The running count of nodes searched with this table, for progress reports from another
+    /// thread while a search runs: each searcher adds its nodes every few tens of thousands and
+    /// when it finishes, so the count lags the search by less than that per searcher. It only
+    /// grows ([`Table::clear`] keeps it).
+    #[must_use]
+    pub fn searched(&self) -> &Arc<AtomicU64> {
+        &self.searched
     }
 
     /// Bytes the table occupies.

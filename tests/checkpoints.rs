@@ -1,0 +1,237 @@
+//! End-to-end: no saved state is trusted unchecked. A real checkpoint of each kind (dp in
+//! memory, dfs, deep perft) with one byte flipped, cut short, or swapped for another run's is
+//! refused on `--resume` with exit code 2 and a one-line message naming the file, and nothing
+//! is written to the results; the untouched checkpoint still resumes.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn reversi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Every file under `dir` with its bytes: what a refused resume must leave as it was.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            for (name, bytes) in snapshot(&p) {
+                files.insert(format!("{}/{name}", p.display()), bytes);
+            }
+        } else {
+            files.insert(p.display().to_string(), std::fs::read(&p).unwrap());
+        }
+    }
+    files
+}
+
+/// The ways a checkpoint is spoilt.
+fn flip_middle(bytes: &[u8]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    let i = b.len() / 2;
+    b[i] ^= 0x01;
+    b
+}
+
+/// One byte near the end flipped: in dp's entries, past its header.
+fn flip_near_end(bytes: &[u8]) -> Vec<u8> {
+    let mut b = bytes.to_vec();
+    let i = b.len() - 20;
+    b[i] ^= 0x01;
+    b
+}
+
+fn truncate(bytes: &[u8]) -> Vec<u8> {
+    bytes[..bytes.len() * 2 / 3].to_vec()
+}
+
+/// Runs `resume` with `bytes` as the checkpoint `cp` and asserts it is refused: exit code 2,
+/// one line naming the file and saying to delete it, and `results` left exactly as they were.
+fn assert_refused(resume: &[&str], cp: &Path, bytes: &[u8], results: &Path, what: &str) {
+    std::fs::write(cp, bytes).unwrap();
+    let before = snapshot(results);
+    let out = reversi(resume);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{what}: {resume:?} must be refused as bad input; stdout {} stderr {err}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(out.stdout.is_empty(), "{what}: no result printed");
+    // Progress notes may come first (dfs tells its frontier); the error is one line.
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("Error:")).collect();
+    assert_eq!(errors.len(), 1, "{what}: one error line: {err}");
+    assert!(
+        errors[0].contains(&cp.display().to_string()) && errors[0].contains("delete it"),
+        "{what}: names the file and what to do: {err}"
+    );
+    assert!(
+        err.trim_end().ends_with(errors[0]),
+        "{what}: nothing after the error: {err}"
+    );
+    assert_eq!(snapshot(results), before, "{what}: nothing written");
+}
+
+/// A count stopped by the test hook after `units` units, which leaves its checkpoint.
+fn stopped_count(args: &[&str], units: &str) {
+    let out = reversi(&[args, &["--stop-after", units, "--threads", "1"]].concat());
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Spoils a count's checkpoint every way, then checks that the untouched one still resumes.
+fn count_checkpoint_is_sealed(method: &str, other: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = out.to_str().unwrap();
+    let base = [
+        "count", "--rows", "4", "--cols", "5", "--method", method, "--out", o,
+    ];
+    let cp = out.join(format!("count-{method}.checkpoint"));
+    // Another run's checkpoint (another board or options), in a directory of its own.
+    let elsewhere = tmp.path().join("other");
+    let e = elsewhere.to_str().unwrap();
+    stopped_count(&[other, &["--method", method, "--out", e]].concat(), "3");
+    let foreign = std::fs::read(elsewhere.join(format!("count-{method}.checkpoint"))).unwrap();
+    stopped_count(&base, "5");
+    let good = std::fs::read(&cp).unwrap();
+    let resume = [&base[..], &["--resume"]].concat();
+    assert_refused(&resume, &cp, &flip_middle(&good), &out, "a flipped byte");
+    assert_refused(
+        &resume,
+        &cp,
+        &flip_near_end(&good),
+        &out,
+        "a flipped byte near the end",
+    );
+    assert_refused(&resume, &cp, &truncate(&good), &out, "a truncated file");
+    assert_refused(
+        &resume,
+        &cp,
+        &good[..good.len() - 1],
+        &out,
+        "a lost last byte",
+    );
+    assert_refused(&resume, &cp, &foreign, &out, "another run's checkpoint");
+    std::fs::write(&cp, &good).unwrap();
+    let done = reversi(&resume);
+    assert!(
+        done.status.success(),
+        "the good checkpoint resumes: {}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(String::from_utf8_lossy(&done.stdout).contains("taken from the checkpoint"));
+    assert!(out.join("summary.json").exists());
+}
+
+#[test]
+fn dp_checkpoint_is_sealed() {
+    count_checkpoint_is_sealed("dp", &["count", "-n", "4", "--store", "memory"]);
+}
+
+#[test]
+fn dfs_checkpoint_is_sealed() {
+    count_checkpoint_is_sealed(
+        "dfs",
+        &["count", "--rows", "4", "--cols", "5", "--no-symmetry"],
+    );
+}
+
+/// A deep perft run stopped by SIGINT once it is counting, which saves its checkpoint `cp`.
+fn stopped_perft(args: &[&str], cp: &Path) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    // Merging at ply 4 takes milliseconds; by then it counts the deeper plies for many seconds.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "{args:?} ended early");
+    // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("{args:?} still running 20 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(130), "{args:?}");
+    assert!(cp.exists(), "{args:?} left no checkpoint");
+}
+
+#[test]
+fn perft_checkpoint_is_sealed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cp = tmp.path().join("perft.checkpoint");
+    let c = cp.to_str().unwrap();
+    let deep = |depth: &'static str| -> Vec<&str> {
+        vec![
+            "perft",
+            "-n",
+            "8",
+            "-d",
+            depth,
+            "--fast",
+            "--yes",
+            "--merge-ply",
+            "4",
+            "--memory",
+            "64",
+            "--hash-mb",
+            "16",
+            "--checkpoint",
+            c,
+        ]
+    };
+    stopped_perft(&deep("13"), &cp);
+    let foreign = std::fs::read(&cp).unwrap();
+    std::fs::remove_file(&cp).unwrap();
+    stopped_perft(&deep("14"), &cp);
+    let good = std::fs::read(&cp).unwrap();
+    let resume = [&deep("14")[..], &["--resume"]].concat();
+    let dir = tmp.path();
+    assert_refused(&resume, &cp, &flip_middle(&good), dir, "a flipped byte");
+    assert_refused(
+        &resume,
+        &cp,
+        &flip_near_end(&good),
+        dir,
+        "a flipped byte near the end",
+    );
+    assert_refused(&resume, &cp, &truncate(&good), dir, "a truncated file");
+    assert_refused(
+        &resume,
+        &cp,
+        &good[..good.len() - 1],
+        dir,
+        "a lost last byte",
+    );
+    assert_refused(&resume, &cp, &foreign, dir, "another run's checkpoint");
+    // Without --resume an existing checkpoint is refused too, as bad input.
+    assert_refused(
+        &deep("14"),
+        &cp,
+        &good,
+        dir,
+        "a fresh run over a checkpoint",
+    );
+}

@@ -70,7 +70,7 @@ fn assert_refused(resume: &[&str], cp: &Path, bytes: &[u8], results: &Path, what
     let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("Error:")).collect();
     assert_eq!(errors.len(), 1, "{what}: one error line: {err}");
     assert!(
-        errors[0].contains(&cp.display().to_string()) && errors[0].contains("delete it"),
+        errors[0].contains(&cp.display().to_string()) && errors[0].contains("delete "),
         "{what}: names the file and what to do: {err}"
     );
     assert!(
@@ -234,4 +234,105 @@ fn perft_checkpoint_is_sealed() {
         dir,
         "a fresh run over a checkpoint",
     );
+}
+
+/// The disk store's run directory under `tmp` (there is one).
+fn disk_run(tmp: &Path) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(tmp)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+}
+
+/// A disk-store count killed (`kill -9`) once its manifest is written; returns its run
+/// directory.
+fn killed_disk_count(args: &[&str], tmp: &Path) -> std::path::PathBuf {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let t0 = Instant::now();
+    let run = loop {
+        if let Some(run) = disk_run(tmp).filter(|r| r.join("manifest.json").exists()) {
+            break run;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} finished before a manifest"
+        );
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no manifest in 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    run
+}
+
+#[test]
+fn disk_store_manifest_is_sealed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (t1, t2) = (tmp.path().join("t1"), tmp.path().join("t2"));
+    std::fs::create_dir_all(&t1).unwrap();
+    std::fs::create_dir_all(&t2).unwrap();
+    let out = tmp.path().join("out");
+    let args = |board: &'static [&'static str], t: &Path| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "count",
+            "--store",
+            "disk",
+            "--memory",
+            "3",
+            "--threads",
+            "1",
+        ]
+        .iter()
+        .chain(board)
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(["--tmp-dir".into(), t.display().to_string()]);
+        a.extend(["--out".into(), out.display().to_string()]);
+        a
+    };
+    let strs = |a: &[String]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let other = args(&["-n", "4"], &t2);
+    let other_run = killed_disk_count(&other.iter().map(String::as_str).collect::<Vec<_>>(), &t2);
+    let foreign = std::fs::read(other_run.join("manifest.json")).unwrap();
+    let mine = strs(&args(&["--rows", "4", "--cols", "5"], &t1));
+    let mine: Vec<&str> = mine.iter().map(String::as_str).collect();
+    let run = killed_disk_count(&mine, &t1);
+    let manifest = run.join("manifest.json");
+    let good = std::fs::read(&manifest).unwrap();
+    let resume = [&mine[..], &["--resume"]].concat();
+    // Nothing of the run is deleted or written either.
+    assert_refused(
+        &resume,
+        &manifest,
+        &flip_middle(&good),
+        &t1,
+        "a flipped byte",
+    );
+    assert_refused(
+        &resume,
+        &manifest,
+        &truncate(&good),
+        &t1,
+        "a truncated manifest",
+    );
+    assert_refused(&resume, &manifest, &foreign, &t1, "another run's manifest");
+    assert!(!out.join("summary.json").exists(), "no results");
+    std::fs::write(&manifest, &good).unwrap();
+    let done = reversi(&resume);
+    assert!(
+        done.status.success(),
+        "the good manifest resumes: {}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    assert!(out.join("summary.json").exists());
 }

@@ -336,3 +336,65 @@ fn disk_store_manifest_is_sealed() {
     );
     assert!(out.join("summary.json").exists());
 }
+
+#[test]
+fn dataflow_disk_state_is_sealed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t");
+    std::fs::create_dir_all(&t).unwrap();
+    let out = tmp.path().join("out");
+    let (ts, os) = (t.display().to_string(), out.display().to_string());
+    let args = [
+        "count",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--workers",
+        "2",
+        "--store",
+        "disk",
+        "--memory",
+        "8",
+        "--tmp-dir",
+        &ts,
+        "--out",
+        &os,
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let t0 = Instant::now();
+    // Both workers must have saved a state for the good one to resume.
+    let state = loop {
+        if let Some(run) = disk_run(&t) {
+            let [a, b] = ["w0000-of-0002", "w0001-of-0002"].map(|w| run.join(w).join("state.json"));
+            if a.exists() && b.exists() {
+                break a;
+            }
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before a state was saved"
+        );
+        assert!(t0.elapsed() < Duration::from_secs(60), "no state in 60 s");
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let good = std::fs::read(&state).unwrap();
+    let resume = [&args[..], &["--resume"]].concat();
+    assert_refused(&resume, &state, &flip_middle(&good), &t, "a flipped byte");
+    assert_refused(&resume, &state, &truncate(&good), &t, "a truncated state");
+    std::fs::write(&state, &good).unwrap();
+    let done = reversi(&resume);
+    assert!(
+        done.status.success(),
+        "the good state resumes: {}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+}

@@ -25,7 +25,8 @@ pub fn write_atomic_bytes(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Writes a file atomically from a writer callback (buffered): a temporary file, synced, then
 /// renamed over `path`, so a reader never sees a half-written file. Creates the parent
-/// directories.
+/// directories. On any failure the temporary file is removed (a full disk must not leave a
+/// `.tmp` beside every file it stopped) and `path` is left as it was.
 ///
 /// # Errors
 ///
@@ -43,11 +44,44 @@ pub fn write_atomic_with(
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    {
+    let written = (|| {
         let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
         write(&mut f)?;
         f.flush()?;
         f.get_ref().sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path)
+    written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file_and_the_old_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("summary.json");
+        write_atomic(&path, "old").unwrap();
+        let failed = write_atomic_with(&path, |w| {
+            w.write_all(b"half a fi")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["summary.json"], "no .tmp left behind");
+        // Nor for a file that did not exist before.
+        let fresh = dir.path().join("fresh.csv");
+        assert!(write_atomic_with(&fresh, |_| Err(std::io::Error::other("no"))).is_err());
+        assert!(!fresh.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
 }

@@ -30,5 +30,6 @@ pub mod positions;
 pub mod progress;
 pub mod proof;
 pub mod rng;
+pub mod sealed;
 pub mod solve;
 pub mod strong;

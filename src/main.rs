@@ -61,7 +61,8 @@ fn main() {
 }
 
 /// 130 for a count stopped by Ctrl-C or SIGTERM (its work saved), 2 for input the user can
-/// correct (bad board, move, size, flag, memory or disk budget), else 1.
+/// correct (bad board, move, size, flag, memory or disk budget; a checkpoint refused as damaged
+/// or foreign, which the user deletes), else 1.
 fn exit_code(e: &anyhow::Error) -> i32 {
     let interrupted = e.chain().any(|c| {
         matches!(
@@ -89,6 +90,8 @@ fn exit_code(e: &anyhow::Error) -> i32 {
             || c.is::<reversi_nxn::lock::LockError>()
             || c.downcast_ref::<reversi_nxn::count::CountError>()
                 .is_some_and(reversi_nxn::count::CountError::is_input)
+            || c.downcast_ref::<reversi_nxn::perft::PerftError>()
+                .is_some_and(reversi_nxn::perft::PerftError::is_input)
             || c.downcast_ref::<reversi_nxn::proof::ProofError>()
                 .is_some_and(reversi_nxn::proof::ProofError::is_usage)
     });

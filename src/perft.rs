@@ -255,7 +255,7 @@ pub enum PerftError {
     /// Building the merged layers failed.
     #[error(transparent)]
     Positions(#[from] PositionsError),
-    /// The checkpoint could not be read, written, or belongs to another run.
+    /// The checkpoint could not be read or written.
     #[error("checkpoint {path}: {msg}")]
     Checkpoint {
         /// The file.
@@ -263,9 +263,27 @@ pub enum PerftError {
         /// What is wrong.
         msg: String,
     },
+    /// The checkpoint is refused: damaged, truncated, written by another run or version, or
+    /// left by a stopped run that a fresh one would overwrite. The message says what to do.
+    #[error("checkpoint {path}: {msg}")]
+    CheckpointRefused {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it and what to do.
+        msg: String,
+    },
     /// The user stopped the run; the finished work is in the checkpoint.
     #[error("stopped; the finished work is saved in {0} (run again with --resume)")]
     Stopped(String),
+}
+
+impl PerftError {
+    /// Whether the user can correct it by changing the command or deleting a file, as opposed
+    /// to a failure of the machine.
+    #[must_use]
+    pub fn is_input(&self) -> bool {
+        matches!(self, PerftError::CheckpointRefused { .. })
+    }
 }
 
 /// Options of [`perft_deep`].
@@ -311,9 +329,17 @@ struct DeepRun {
     chunks: usize,
 }
 
-/// The checkpoint of a deep run.
+/// Version of the checkpoint's layout; files of other versions are refused. (2: sealed, with
+/// the build.)
+const DEEP_FORMAT: u32 = 2;
+
+/// The checkpoint of a deep run, sealed with a checksum of its content (see
+/// [`crate::sealed`]).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 struct DeepFile {
+    format: u32,
+    /// The program that wrote it ([`crate::sealed::build`]).
+    build: String,
     #[serde(flatten)]
     run: DeepRun,
     /// Plies past the merge ply counted to the end: `(ply, games)`.
@@ -330,10 +356,54 @@ fn checkpoint_err(path: &Path, msg: impl std::fmt::Display) -> PerftError {
     }
 }
 
+/// A checkpoint that must not be used: `what` is wrong with it, and the only way on is a fresh
+/// run (the file is rewritten in place, so there is no older state to go back to).
+fn refused(path: &Path, what: impl std::fmt::Display) -> PerftError {
+    PerftError::CheckpointRefused {
+        path: path.to_path_buf(),
+        msg: format!("{what}; delete it and run again without --resume"),
+    }
+}
+
 fn save(path: Option<&Path>, file: &DeepFile) -> Result<(), PerftError> {
     let Some(path) = path else { return Ok(()) };
-    let text = serde_json::to_string(file).map_err(|e| checkpoint_err(path, e))?;
-    crate::atomic::write_atomic(path, &(text + "\n")).map_err(|e| checkpoint_err(path, e))
+    crate::sealed::write_json(path, file).map_err(|e| checkpoint_err(path, e))
+}
+
+/// The checkpoint at `path`, if it is whole and of the run `file` describes.
+fn load(path: &Path, file: &DeepFile) -> Result<DeepFile, PerftError> {
+    let old: DeepFile = crate::sealed::read_json(path).map_err(|e| {
+        if e.is_damage() {
+            refused(path, e)
+        } else {
+            checkpoint_err(path, e)
+        }
+    })?;
+    if old.format != DEEP_FORMAT {
+        return Err(refused(path, "not a perft checkpoint of this version"));
+    }
+    if old.build != file.build {
+        return Err(refused(
+            path,
+            format!("written by {}, not by this {}", old.build, file.build),
+        ));
+    }
+    if old.run != file.run {
+        return Err(refused(
+            path,
+            "belongs to another run (position, depth, merge ply or memory differ)",
+        ));
+    }
+    let in_range = old.current > old.run.merge_ply
+        && old
+            .plies
+            .iter()
+            .all(|&(p, _)| p > old.run.merge_ply && p <= old.run.depth)
+        && old.done.iter().all(|&(c, _)| c < old.run.chunks);
+    if !in_range {
+        return Err(refused(path, "damaged (a ply or chunk out of range)"));
+    }
+    Ok(old)
 }
 
 /// Games per ply to `depth`, for deep runs: the positions of the first `k` plies are built
@@ -410,6 +480,8 @@ pub fn perft_deep(
         }
     }
     let mut file = DeepFile {
+        format: DEEP_FORMAT,
+        build: crate::sealed::build(),
         run: DeepRun {
             position: pos.to_board_string(),
             depth,
@@ -426,20 +498,12 @@ pub fn perft_deep(
     let path = deep.checkpoint.as_deref();
     if let Some(path) = path.filter(|p| p.exists()) {
         if !deep.resume {
-            return Err(checkpoint_err(
-                path,
-                "exists (a stopped run); continue it with --resume or delete it",
-            ));
+            return Err(PerftError::CheckpointRefused {
+                path: path.to_path_buf(),
+                msg: "exists (a stopped run); continue it with --resume or delete it".into(),
+            });
         }
-        let text = std::fs::read_to_string(path).map_err(|e| checkpoint_err(path, e))?;
-        let old: DeepFile = serde_json::from_str(&text).map_err(|e| checkpoint_err(path, e))?;
-        if old.run != file.run {
-            return Err(checkpoint_err(
-                path,
-                "belongs to another run (position, depth, merge ply or memory differ); delete it or drop --resume",
-            ));
-        }
-        file = old;
+        file = load(path, &file)?;
     }
     for ply in k + 1..=depth {
         if games.len() >= ply as usize {

@@ -166,6 +166,8 @@ fn killed_in_the_middle_of_a_layer_and_resumed() {
     loop {
         let manifest = run_dir(&t2)
             .and_then(|d| std::fs::read_to_string(d.join("manifest.json")).ok())
+            // A sealed line: 16 hex digits of checksum, a space, the JSON.
+            .and_then(|t| Some(t.split_once(' ')?.1.to_string()))
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
         if let Some(m) = manifest {
             let half_built = m["next"].as_array().is_some_and(|n| !n.is_empty());

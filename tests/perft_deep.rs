@@ -130,9 +130,10 @@ fn a_stopped_run_resumes_to_the_same_counts() {
     let first = perft_deep(&pos, 11, PerftOptions::default(), &d, &stop);
     assert!(matches!(first, Err(PerftError::Stopped(_))), "{first:?}");
     assert!(path.exists());
-    // Without --resume an existing checkpoint is refused, not overwritten.
+    // Without --resume an existing checkpoint is refused, not overwritten (bad input: exit 2).
     let refused = perft_deep(&pos, 11, PerftOptions::default(), &d, &Silent);
-    assert!(matches!(refused, Err(PerftError::Checkpoint { .. })));
+    assert!(matches!(refused, Err(PerftError::CheckpointRefused { .. })));
+    assert!(refused.unwrap_err().is_input());
     // Another run's checkpoint is refused too.
     let other = DeepOptions {
         resume: true,
@@ -142,7 +143,7 @@ fn a_stopped_run_resumes_to_the_same_counts() {
         }
     };
     let refused = perft_deep(&pos, 11, PerftOptions::default(), &other, &Silent);
-    assert!(matches!(refused, Err(PerftError::Checkpoint { .. })));
+    assert!(matches!(refused, Err(PerftError::CheckpointRefused { .. })));
     let resumed = DeepOptions {
         resume: true,
         ..d.clone()

@@ -188,12 +188,21 @@ pub enum CountError {
     /// The processes of a dataflow count disagree, or there is nothing to resume.
     #[error("dataflow: {0}")]
     DataflowInput(String),
-    /// The checkpoint cannot be read or written, or belongs to another run.
+    /// The checkpoint cannot be read or written.
     #[error("checkpoint {path}: {msg}")]
     Checkpoint {
         /// The file.
         path: PathBuf,
         /// What went wrong.
+        msg: String,
+    },
+    /// The checkpoint is refused: damaged, truncated, or written by another run or version. The
+    /// message says what to do (delete it and start again).
+    #[error("checkpoint {path}: {msg}")]
+    CheckpointRefused {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it and what to do.
         msg: String,
     },
 }
@@ -209,6 +218,7 @@ impl CountError {
                 | CountError::DiskBudget { .. }
                 | CountError::StoppedRun(_)
                 | CountError::DataflowInput(_)
+                | CountError::CheckpointRefused { .. }
         )
     }
 }
@@ -428,8 +438,9 @@ pub(crate) fn class_key(pos: &Position, symmetry: bool) -> (u64, u64, bool) {
 ///
 /// [`CountError::Memory`] when dp needs more than `opts.memory_mb`, [`CountError::Interrupted`]
 /// when `progress.should_stop()` turned true (the checkpoint is saved first),
-/// [`CountError::Checkpoint`] for an unreadable or foreign checkpoint, [`CountError::Overflow`]
-/// when a path count does not fit 64 bits.
+/// [`CountError::Checkpoint`] for a checkpoint that cannot be read or written,
+/// [`CountError::CheckpointRefused`] for a damaged, truncated or foreign one,
+/// [`CountError::Overflow`] when a path count does not fit 64 bits.
 ///
 /// # Examples
 ///

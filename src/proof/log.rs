@@ -68,7 +68,7 @@ pub struct Record {
 /// The program's name and version, written with every unit.
 #[must_use]
 pub fn build() -> String {
-    format!("reversi-nxn {}", env!("CARGO_PKG_VERSION"))
+    crate::sealed::build()
 }
 
 /// A line of the log: the checksum of `json`, a space, `json`, a newline.

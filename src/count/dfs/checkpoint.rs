@@ -5,8 +5,9 @@
 //! each class), so the file stays small however large the frontier is: the finished subtrees as
 //! index ranges and the non-zero cells of each class's sum. The file is written atomically every
 //! [`SAVE_EVERY`] of work and when the run stops, so `kill -9` loses at most that much. It names
-//! the position and the frontier (a hash of its positions and weights); a checkpoint of another
-//! run is refused rather than silently mixed in.
+//! the position, the frontier (a hash of its positions and weights) and the build that wrote it,
+//! and is sealed with a checksum of its content (see [`crate::sealed`]); a checkpoint of another
+//! run, a damaged or a truncated one is refused rather than silently mixed in.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,17 +19,27 @@ use super::Task;
 use crate::board::Position;
 use crate::count::{add_scaled, CountError};
 use crate::fnv;
+use crate::sealed;
 
 /// How often a run with a checkpoint saves it.
 pub(crate) const SAVE_EVERY: Duration = Duration::from_secs(10);
 
-/// Version of the file; files of other versions are refused.
-const FORMAT: u32 = 2;
+/// Version of the file; files of other versions are refused. (3: sealed, with the build.)
+const FORMAT: u32 = 3;
 
 fn err(path: &Path, msg: impl std::fmt::Display) -> CountError {
     CountError::Checkpoint {
         path: path.to_path_buf(),
         msg: msg.to_string(),
+    }
+}
+
+/// A checkpoint that must not be used: `what` is wrong with it, and the only way on is a fresh
+/// run (the file is rewritten in place, so there is no older state to go back to).
+fn refused(path: &Path, what: impl std::fmt::Display) -> CountError {
+    CountError::CheckpointRefused {
+        path: path.to_path_buf(),
+        msg: format!("{what}; delete it and run the count again without --resume"),
     }
 }
 
@@ -49,6 +60,8 @@ fn frontier_hash(tasks: &[Task]) -> String {
 #[derive(Debug, Serialize, Deserialize)]
 struct DfsFile {
     format: u32,
+    /// The program that wrote it ([`sealed::build`]).
+    build: String,
     method: String,
     position: String,
     subtrees: usize,
@@ -101,28 +114,36 @@ impl DfsCheckpoint {
         if !(resume && path.exists()) {
             return Ok(cp);
         }
-        let text = fs::read_to_string(path).map_err(|e| err(path, e))?;
-        let file: DfsFile = serde_json::from_str(&text).map_err(|e| {
-            err(
-                path,
-                format!("not a dfs checkpoint of this version ({e}); delete it or drop --resume"),
-            )
+        let file: DfsFile = sealed::read_json(path).map_err(|e| {
+            if e.is_damage() {
+                refused(path, e)
+            } else {
+                err(path, e)
+            }
         })?;
-        if file.format != FORMAT
-            || file.method != "dfs"
+        if file.format != FORMAT {
+            return Err(refused(path, "not a dfs checkpoint of this version"));
+        }
+        if file.build != sealed::build() {
+            return Err(refused(
+                path,
+                format!("written by {}, not by this {}", file.build, sealed::build()),
+            ));
+        }
+        if file.method != "dfs"
             || file.position != cp.position
             || file.subtrees != tasks.len()
             || file.frontier_hash != cp.hash
             || file.sums.len() != classes
         {
-            return Err(err(
+            return Err(refused(
                 path,
-                "belongs to another count (position, method, frontier or version differ); delete it or drop --resume",
+                "belongs to another count (position, method or frontier differ)",
             ));
         }
         for (lo, hi) in file.done {
             if lo > hi || hi > tasks.len() {
-                return Err(err(path, format!("subtrees {lo}..{hi} out of range")));
+                return Err(refused(path, format!("subtrees {lo}..{hi} out of range")));
             }
             for d in &mut cp.done[lo..hi] {
                 cp.done_count += usize::from(!*d);
@@ -133,10 +154,10 @@ impl DfsCheckpoint {
             for (cell, games) in cells {
                 let slot = sum
                     .get_mut(cell as usize)
-                    .ok_or_else(|| err(path, format!("score cell {cell} out of range")))?;
+                    .ok_or_else(|| refused(path, format!("score cell {cell} out of range")))?;
                 *slot = games
                     .parse()
-                    .map_err(|_| err(path, format!("bad game count {games:?}")))?;
+                    .map_err(|_| refused(path, format!("bad game count {games:?}")))?;
             }
         }
         Ok(cp)
@@ -203,6 +224,7 @@ impl DfsCheckpoint {
         }
         let file = DfsFile {
             format: FORMAT,
+            build: sealed::build(),
             method: "dfs".into(),
             position: self.position.clone(),
             subtrees: self.done.len(),
@@ -220,8 +242,7 @@ impl DfsCheckpoint {
                 })
                 .collect(),
         };
-        let text = serde_json::to_string(&file).map_err(|e| err(path, e))?;
-        crate::atomic::write_atomic_bytes(path, text.as_bytes()).map_err(|e| err(path, e))?;
+        sealed::write_json(path, &file).map_err(|e| err(path, e))?;
         Ok(format!(
             "checkpoint saved to {}; run the same command with --resume to continue",
             path.display()

@@ -1,12 +1,15 @@
 //! The memory store's checkpoint, written atomically (a temporary file, then a rename), so a run
 //! stopped at any moment resumes from the last complete one to the identical result: a binary
-//! file holding the next layer to expand, the score tallies so far and the layer sizes met (a
-//! JSON header line, then the raw entries). It names the position, method and options it
-//! belongs to; a checkpoint of another run is refused rather than silently mixed in. (The disk
-//! store keeps its own manifest, see `disk.rs`.)
+//! file holding the next layer to expand, the score tallies so far and the layer sizes met: a
+//! magic line, a JSON header line sealed with its own checksum (see [`crate::sealed`]), the raw
+//! entries, and an 8-byte trailer, the checksum of everything before it. It names the position,
+//! method and options it belongs to and the build that wrote it; a checkpoint of another run, a
+//! damaged or a truncated one is refused rather than silently mixed in. The trailer is checked
+//! during the first of the two passes of loading, before anything is kept. (The disk store
+//! keeps its own manifest, see `disk.rs`.)
 
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -16,6 +19,7 @@ use crate::board::Position;
 use crate::count::{CountError, LayerRow};
 use crate::memory::MemoryError;
 use crate::progress::Progress;
+use crate::sealed::{self, HashReader, SealError};
 
 fn err(path: &Path, msg: impl std::fmt::Display) -> CountError {
     CountError::Checkpoint {
@@ -24,9 +28,28 @@ fn err(path: &Path, msg: impl std::fmt::Display) -> CountError {
     }
 }
 
+/// A checkpoint that must not be used: `what` is wrong with it, and the only way on is a fresh
+/// run (there is no older state to go back to).
+fn refused(path: &Path, what: impl std::fmt::Display) -> CountError {
+    CountError::CheckpointRefused {
+        path: path.to_path_buf(),
+        msg: format!("{what}; delete it and run the count again without --resume"),
+    }
+}
+
+fn sealing(path: &Path, e: SealError) -> CountError {
+    if e.is_damage() {
+        refused(path, e)
+    } else {
+        err(path, e)
+    }
+}
+
 /// The header line of a dp checkpoint.
 #[derive(Debug, Serialize, Deserialize)]
 struct DpHeader {
+    /// The program that wrote it ([`sealed::build`]).
+    build: String,
     method: String,
     position: String,
     symmetry: bool,
@@ -56,7 +79,10 @@ pub(crate) struct DpCheckpoint {
     width: usize,
 }
 
-const DP_MAGIC: &[u8] = b"reversi-nxn dp checkpoint 1\n";
+const DP_MAGIC: &[u8] = b"reversi-nxn dp checkpoint 2\n";
+
+/// The magic of the first version, which had no checksums.
+const DP_MAGIC_1: &[u8] = b"reversi-nxn dp checkpoint 1\n";
 
 impl DpCheckpoint {
     /// A checkpoint at `path` (none: nothing is saved).
@@ -93,6 +119,7 @@ impl DpCheckpoint {
         };
         let lens = [layer.half_len(0), layer.half_len(1)];
         let header = DpHeader {
+            build: sealed::build(),
             method: "dp".into(),
             position: self.position.clone(),
             symmetry: self.symmetry,
@@ -107,12 +134,12 @@ impl DpCheckpoint {
                 .collect(),
             rows: rows.iter().map(|r| (r.discs, r.positions)).collect(),
         };
-        let head = serde_json::to_string(&header).map_err(|e| err(path, e))?;
-        // Streamed in blocks, so that saving a layer does not hold a second copy of it.
-        crate::atomic::write_atomic_with(path, |w| {
+        let head = sealed::to_line(&header).map_err(|e| err(path, e))?;
+        // Streamed in blocks, so that saving a layer does not hold a second copy of it; hashed
+        // as it goes, for the trailer.
+        sealed::write_with(path, |w| {
             w.write_all(DP_MAGIC)?;
             w.write_all(head.as_bytes())?;
-            w.write_all(b"\n")?;
             let mut buf = Vec::with_capacity(1 << 20);
             for h in 0..2 {
                 for e in layer.half(h) {
@@ -151,18 +178,35 @@ impl DpCheckpoint {
         if !path.exists() {
             return Ok(None);
         }
-        let mut r = BufReader::with_capacity(1 << 20, File::open(path).map_err(|e| err(path, e))?);
+        let file = File::open(path).map_err(|e| err(path, e))?;
+        let mut r = HashReader::new(BufReader::with_capacity(1 << 20, file));
         let mut magic = [0u8; DP_MAGIC.len()];
         r.read_exact(&mut magic)
-            .ok()
-            .filter(|()| magic == DP_MAGIC)
-            .ok_or_else(|| err(path, "not a dp checkpoint"))?;
-        let mut line = Vec::new();
-        r.read_until(b'\n', &mut line).map_err(|e| err(path, e))?;
-        if line.pop() != Some(b'\n') {
-            return Err(err(path, "truncated header"));
+            .map_err(|_| refused(path, "not a dp checkpoint (too short)"))?;
+        if magic != DP_MAGIC {
+            return Err(refused(
+                path,
+                if magic == DP_MAGIC_1 {
+                    "written by an older version, without a checksum"
+                } else {
+                    "not a dp checkpoint of this version"
+                },
+            ));
         }
-        let header: DpHeader = serde_json::from_slice(&line).map_err(|e| err(path, e))?;
+        let mut line = Vec::new();
+        r.read_line(&mut line).map_err(|e| err(path, e))?;
+        let text = std::str::from_utf8(&line).map_err(|_| refused(path, SealError::Damaged))?;
+        let header: DpHeader = sealed::from_line(text).map_err(|e| sealing(path, e))?;
+        if header.build != sealed::build() {
+            return Err(refused(
+                path,
+                format!(
+                    "written by {}, not by this {}",
+                    header.build,
+                    sealed::build()
+                ),
+            ));
+        }
         if header.method != "dp"
             || header.position != self.position
             || header.symmetry != self.symmetry
@@ -170,17 +214,23 @@ impl DpCheckpoint {
             || header.width != self.width
             || header.key_bytes != <S::K as Key>::BYTES
         {
-            return Err(err(
+            return Err(refused(
                 path,
-                "belongs to another count (position, method or options differ); delete it or drop --resume",
+                "belongs to another count (position, method or options differ)",
             ));
         }
-        let start = (DP_MAGIC.len() + line.len() + 1) as u64;
+        let start = (DP_MAGIC.len() + line.len()) as u64;
         let size = <S::K as Key>::BYTES + 8 * N;
-        let total = header.lens[0] + header.lens[1];
+        let total = header.lens[0].saturating_add(header.lens[1]);
+        let expected = (total as u64)
+            .saturating_mul(size as u64)
+            .saturating_add(start + sealed::TRAILER as u64);
         let file_len = fs::metadata(path).map_err(|e| err(path, e))?.len();
-        if file_len != start + (total * size) as u64 {
-            return Err(err(path, "truncated entries"));
+        if file_len < expected {
+            return Err(refused(path, SealError::Truncated));
+        }
+        if file_len > expected {
+            return Err(refused(path, "damaged (longer than its header says)"));
         }
         let per_half = partitions_for(total, std::mem::size_of::<S>());
         // Stopped while loading: the checkpoint is untouched.
@@ -197,10 +247,16 @@ impl DpCheckpoint {
             saved: saved.clone(),
         };
         let mut sizes = vec![0usize; 2 * per_half];
-        each_entry::<S, N>(&mut r, path, header.lens, progress, |h, e| {
+        let fits = each_entry::<S, N>(&mut r, path, header.lens, progress, |h, e| {
             sizes[table_index(h, e.key().hash(), per_half)] += 1;
         })?
         .ok_or_else(interrupted)?;
+        // Every byte has been through the hash: check it before anything is kept.
+        let mut r = r.finish().map_err(|e| sealing(path, e))?;
+        if !fits {
+            // A count too wide for these slots: the caller retries with wider ones.
+            return Err(CountError::Overflow("a path count of the checkpoint"));
+        }
         let need = Filling::<S>::bytes_for(&sizes) as u64;
         if need > budget {
             return Err(CountError::Memory(MemoryError::OverBudget {
@@ -223,7 +279,7 @@ impl DpCheckpoint {
             .iter()
             .map(|m| m.iter().map(|s| s.parse::<u128>()).collect())
             .collect::<Result<Vec<Vec<u128>>, _>>()
-            .map_err(|e| err(path, e))?;
+            .map_err(|e| refused(path, format!("a tally that is not a number ({e})")))?;
         Ok(Some(DpState {
             layer,
             matrices,
@@ -247,15 +303,18 @@ impl DpCheckpoint {
 const ENTRIES_PER_READ: usize = 1 << 16;
 
 /// Reads the `lens[0] + lens[1]` entries (black to move, then white) that follow the header
-/// and calls `each` on every one, with its colour to move; `None` if `progress` asked to stop
-/// first.
+/// and calls `each` on every one that fits the slots `S`, with its colour to move; `None` if
+/// `progress` asked to stop first, else whether all fit. An entry that does not fit is not an
+/// error here, so that the first pass reads on to the checksum: a damaged count is reported as
+/// damage, not as an overflow.
 fn each_entry<S: Slot<N>, const N: usize>(
     r: &mut impl Read,
     path: &Path,
     lens: [usize; 2],
     progress: &dyn Progress,
     mut each: impl FnMut(usize, S),
-) -> Result<Option<()>, CountError> {
+) -> Result<Option<bool>, CountError> {
+    let mut fits = true;
     let size = <S::K as Key>::BYTES + 8 * N;
     let mut buf = vec![0u8; ENTRIES_PER_READ * size];
     for (h, &len) in lens.iter().enumerate() {
@@ -266,7 +325,10 @@ fn each_entry<S: Slot<N>, const N: usize>(
             }
             let n = left.min(ENTRIES_PER_READ);
             let bytes = &mut buf[..n * size];
-            r.read_exact(bytes).map_err(|e| err(path, e))?;
+            r.read_exact(bytes).map_err(|e| match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => refused(path, SealError::Truncated),
+                _ => err(path, e),
+            })?;
             for entry in bytes.chunks_exact(size) {
                 let key = S::K::read(entry);
                 let mut counts = [0u64; N];
@@ -274,13 +336,13 @@ fn each_entry<S: Slot<N>, const N: usize>(
                     let at = <S::K as Key>::BYTES + 8 * i;
                     *c = u64::from_le_bytes(entry[at..at + 8].try_into().expect("8 bytes"));
                 }
-                // A count too wide for these slots: the caller retries with wider ones.
-                let slot = S::pack(key, counts)
-                    .ok_or(CountError::Overflow("a path count of the checkpoint"))?;
-                each(h, slot);
+                match S::pack(key, counts) {
+                    Some(slot) => each(h, slot),
+                    None => fits = false,
+                }
             }
             left -= n;
         }
     }
-    Ok(Some(()))
+    Ok(Some(fits))
 }

@@ -176,6 +176,20 @@ fn run_typed<S: Slot<N>, const N: usize>(
     // would not fit --memory with --store auto.
     let disk_dir = (opts.store != crate::count::Store::Memory)
         .then(|| disk::run_dir(&opts.tmp_dir, &root.shape().name(), run_id));
+    // A worker's state that exists but cannot be used stops the resume here, naming it,
+    // rather than passing for no state at all.
+    if let Some(d) = disk_dir.as_ref().filter(|_| opts.resume) {
+        if let Some((path, why)) = disk::check_saved(d, run_id, local_workers(df), peers) {
+            return Err(CountError::CheckpointRefused {
+                path,
+                msg: format!(
+                    "{why}; delete the run's directory {} on every process and run the count \
+                     again without --resume",
+                    d.display()
+                ),
+            });
+        }
+    }
     let on_disk_saved = disk_dir
         .as_ref()
         .is_some_and(|d| disk::has_saved(d, run_id, local_workers(df), peers));

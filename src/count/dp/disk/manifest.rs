@@ -1,5 +1,7 @@
 //! The disk store's manifest: the segments of the current layer, the finished parts of the
-//! next one and the tallies that include them, written atomically after every part.
+//! next one and the tallies that include them, written atomically after every part as a sealed
+//! JSON line (see [`crate::sealed`]): the segments carry checksums of their own, and the
+//! tallies here must not be trusted unchecked either.
 
 use std::path::Path;
 
@@ -43,7 +45,10 @@ impl SegmentRec {
 /// The state of a disk run, saved after every part.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct Manifest {
+    /// Always [`FORMAT`].
     pub(super) format: u32,
+    /// The program that wrote it ([`crate::sealed::build`]).
+    pub(super) build: String,
     /// What run this is: the start position, the classes and the slot layout.
     pub(super) position: String,
     pub(super) classes: usize,
@@ -68,6 +73,9 @@ pub(super) struct Manifest {
 
 pub(super) const MANIFEST: &str = "manifest.json";
 
+/// The manifest's layout. (2: sealed, with the build.)
+pub(super) const FORMAT: u32 = 2;
+
 impl Manifest {
     pub(super) fn layer_entries(&self) -> u64 {
         self.layer.iter().map(|s| s.entries).sum()
@@ -76,8 +84,7 @@ impl Manifest {
         self.layer.iter().chain(&self.next).map(|s| s.bytes).sum()
     }
     pub(super) fn save(&self, dir: &Path) -> Result<(), CountError> {
-        let text = serde_json::to_string_pretty(self).map_err(|e| fail(dir, e))?;
-        crate::atomic::write_atomic(&dir.join(MANIFEST), &text).map_err(|e| fail(dir, e))
+        crate::sealed::write_json(&dir.join(MANIFEST), self).map_err(|e| fail(dir, e))
     }
     pub(super) fn matrices(&self, dir: &Path) -> Result<Vec<Vec<u128>>, CountError> {
         self.matrices

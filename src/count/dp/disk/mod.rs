@@ -23,7 +23,8 @@
 //! current layer's segments, the finished parts of the next layer, the score tallies that
 //! include those parts, and the layer sizes met. A run stopped at any moment (Ctrl-C, `kill
 //! -9`, a full disk) continues from the last finished part; files the manifest does not name
-//! are leftovers of the part that was being built and are deleted.
+//! are leftovers of the part that was being built and are deleted. The manifest is sealed with
+//! a checksum (as the segments are): a damaged one is refused, never trusted.
 
 mod estimate;
 mod manifest;
@@ -36,7 +37,7 @@ pub(crate) use parts::{batch_for, level_for};
 pub(crate) use room::{free_bytes, room_for, NoRoom};
 
 use estimate::{parity_share, share, GIB};
-use manifest::{Manifest, MANIFEST};
+use manifest::{Manifest, FORMAT, MANIFEST};
 use parts::part;
 
 use std::fs;
@@ -131,7 +132,8 @@ pub(crate) fn start<S: Slot<N>, const N: usize>(
         .map_err(|e| io_fail(dir, &e))?;
     debug_assert_eq!(info.entries, entries);
     let mut m = Manifest {
-        format: 1,
+        format: FORMAT,
+        build: crate::sealed::build(),
         position: root.to_board_string(),
         classes: k,
         counts: N,
@@ -169,17 +171,39 @@ pub(crate) fn resume<S: Slot<N>, const N: usize>(
     progress: &dyn Progress,
 ) -> Result<DiskOutcome, CountError> {
     let dir = &plan.dir;
-    let text = fs::read_to_string(dir.join(MANIFEST)).map_err(|e| fail(dir, e))?;
-    let m: Manifest = serde_json::from_str(&text).map_err(|e| fail(dir, e))?;
-    if m.format != 1
-        || m.position != root.to_board_string()
+    let path = dir.join(MANIFEST);
+    // Nothing of the run can be trusted without its manifest: the way on is a fresh run.
+    let refused = |what: &dyn std::fmt::Display| CountError::CheckpointRefused {
+        path: path.clone(),
+        msg: format!(
+            "{what}; delete the directory {} and run the count again without --resume",
+            dir.display()
+        ),
+    };
+    let m: Manifest = crate::sealed::read_json(&path).map_err(|e| {
+        if e.is_damage() {
+            refused(&e)
+        } else {
+            fail(dir, e)
+        }
+    })?;
+    if m.format != FORMAT {
+        return Err(refused(&"not a disk store manifest of this version"));
+    }
+    if m.build != crate::sealed::build() {
+        return Err(refused(&format!(
+            "written by {}, not by this {}",
+            m.build,
+            crate::sealed::build()
+        )));
+    }
+    if m.position != root.to_board_string()
         || m.classes != k
         || m.counts != N
         || m.key_bytes != <S::K as Key>::BYTES
     {
-        return Err(fail(
-            dir,
-            "holds a run of another count (position or layout differ); delete it or drop --resume",
+        return Err(refused(
+            &"holds a run of another count (position or layout differ)",
         ));
     }
     // Files the manifest does not name belong to a part that was not finished.

@@ -26,7 +26,7 @@
 mod state;
 mod stream;
 
-pub(super) use state::{has_saved, run_dir, saved_step, worker_dir};
+pub(super) use state::{check_saved, has_saved, run_dir, saved_step, worker_dir};
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! A worker's state on the disk store (`state.json`), saved after every part with the state
-//! before it, and the directories of a run.
+//! before it as a sealed JSON line (see [`crate::sealed`]: it holds the worker's tallies, which
+//! must not be trusted unchecked), and the directories of a run.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -70,14 +71,46 @@ impl State {
 /// What `state.json` holds: the newest state and the one before it.
 #[derive(Serialize, Deserialize)]
 pub(super) struct Saved {
+    /// The program that wrote it ([`crate::sealed::build`]).
+    build: String,
     pub(super) now: State,
     pub(super) before: Option<State>,
 }
 
+/// The saved state in `dir`, if it is whole, of this build and of the run `run_id`
+/// ([`check_saved`] says what is wrong with one that is not).
 pub(super) fn read_saved(dir: &Path, run_id: u64) -> Option<Saved> {
-    let text = fs::read_to_string(dir.join(STATE)).ok()?;
-    let s: Saved = serde_json::from_str(&text).ok()?;
-    (s.now.run_id == run_id).then_some(s)
+    let s: Saved = crate::sealed::read_json(&dir.join(STATE)).ok()?;
+    (s.now.run_id == run_id && s.build == crate::sealed::build()).then_some(s)
+}
+
+/// The first state file of `workers` that exists but cannot be used (damaged, truncated, of
+/// another build or run), and why: a resume must stop on it rather than take it for absent.
+pub(crate) fn check_saved(
+    base: &Path,
+    run_id: u64,
+    workers: std::ops::Range<usize>,
+    peers: usize,
+) -> Option<(PathBuf, String)> {
+    workers.into_iter().find_map(|me| {
+        let path = worker_dir(base, me, peers).join(STATE);
+        if !path.exists() {
+            return None;
+        }
+        let why = match crate::sealed::read_json::<Saved>(&path) {
+            Err(e) => e.to_string(),
+            Ok(s) if s.build != crate::sealed::build() => {
+                format!(
+                    "written by {}, not by this {}",
+                    s.build,
+                    crate::sealed::build()
+                )
+            }
+            Ok(s) if s.now.run_id != run_id => "belongs to another run".into(),
+            Ok(_) => return None,
+        };
+        Some((path, why))
+    })
 }
 
 /// The handshake's word for this worker: the step of its newest saved state plus one (0: none).
@@ -109,11 +142,11 @@ pub(super) fn parse(cells: &[String]) -> Result<Vec<u128>, std::num::ParseIntErr
 /// Saves `state` (with the state before it) and deletes the files neither names.
 pub(super) fn save(dir: &Path, state: &State, before: Option<&State>) -> Result<(), Fail> {
     let saved = Saved {
+        build: crate::sealed::build(),
         now: state.clone(),
         before: before.cloned(),
     };
-    let text = serde_json::to_string(&saved).map_err(|e| at(dir, e))?;
-    crate::atomic::write_atomic(&dir.join(STATE), &text).map_err(|e| at(dir, e))?;
+    crate::sealed::write_json(&dir.join(STATE), &saved).map_err(|e| at(dir, e))?;
     let keep: Vec<&str> = state
         .names()
         .chain(before.into_iter().flat_map(State::names))

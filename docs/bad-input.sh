@@ -38,7 +38,6 @@ cases=(
   "a directory as the --csv file|positions -n 4 --csv $T"
   "a directory as the checkpoint|perft -n 6 --fast -d 10 --checkpoint $T"
   "a row number of two digits|solve -n 4 --moves b10"
-  "a finished game, whole solve|solve -n 4 --board 'XXXXXXXXXXXXXXXX X'"
   "--resume with nothing to resume|count -n 4 --out $T/none --resume"
   "OBF file that does not exist|solve --file $T/missing.obf"
   "empty OBF file|solve --file $T/empty.obf"

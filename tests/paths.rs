@@ -63,7 +63,6 @@ fn a_file_given_as_a_directory_is_refused() {
 fn moves_and_finished_games_are_refused_in_one_line() {
     assert_refused(&["solve", "-n", "4", "--moves", "b10"], "bad square 'b10'");
     let full = format!("{} X", "X".repeat(16));
-    assert_refused(&["solve", "-n", "4", "--board", &full], "already over");
     assert_refused(
         &["solve", "-n", "4", "--board", &full, "--mode", "best"],
         "already over",
@@ -173,4 +172,70 @@ fn two_disk_counts_on_one_tmp_dir_are_kept_apart() {
     assert_refused(&a2, "the disk store's directory");
     first.kill().unwrap();
     first.wait().unwrap();
+}
+
+/// Runs `args` (with `M` standing for the mount point) on a small filesystem of `size` bytes,
+/// first filled with `fill` KiB of zeros, in a private mount namespace (`unshare -m`, as root).
+/// Returns the exit code, stderr and the `.tmp` files left, or `None` where this machine cannot
+/// mount one (no `unshare`, or not allowed).
+fn on_full_disk(size: &str, fill: u32, args: &str) -> Option<(i32, String, String)> {
+    let out = tempfile::tempdir().unwrap();
+    let m = out.path().join("m");
+    std::fs::create_dir(&m).unwrap();
+    let o = out.path().display().to_string();
+    let m = m.display().to_string();
+    let bin = env!("CARGO_BIN_EXE_reversi");
+    let args = args.replace('M', &m);
+    let script = format!(
+        "mount -t tmpfs -o size={size} tmpfs {m} || exit 77\n\
+         dd if=/dev/zero of={m}/fill bs=1024 count={fill} 2>/dev/null\n\
+         {bin} {args} >/dev/null 2>{o}/err\n\
+         echo $? >{o}/rc\n\
+         find {m} -name '*.tmp' >{o}/tmps\n"
+    );
+    let status = Command::new("unshare")
+        .args(["-m", "sh", "-c", &script])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    if status.code() != Some(0) {
+        return None;
+    }
+    let read = |n: &str| std::fs::read_to_string(out.path().join(n)).unwrap();
+    Some((
+        read("rc").trim().parse().unwrap(),
+        read("err"),
+        read("tmps"),
+    ))
+}
+
+#[test]
+fn a_full_disk_is_an_error_and_leaves_no_temporary_file() {
+    let cases = [
+        // The results of a count, its checkpoint, a solve's, an estimate's, positions' tables.
+        ("8k", 0, "count -n 4 --out M/a", "summary.json"),
+        (
+            "64k",
+            0,
+            "count --rows 4 --cols 5 --checkpoint-secs 0 --out M/a",
+            "count-dp.checkpoint",
+        ),
+        ("4k", 4, "solve -n 4 --out M/s.json", "s.json"),
+        ("4k", 4, "estimate -n 4 -k 1000 --out M/e", "estimate.json"),
+        ("4k", 4, "positions -n 4 --csv M/p.csv", "p.csv"),
+    ];
+    for (size, fill, args, file) in cases {
+        let Some((rc, err, tmps)) = on_full_disk(size, fill, args) else {
+            eprintln!("skipped: this machine cannot mount a small tmpfs (unshare -m)");
+            return;
+        };
+        assert_eq!(rc, 1, "{args}: {err}");
+        // Progress notes may come first; the error is the last line.
+        let last = err.trim_end().lines().last().unwrap_or("");
+        assert!(last.starts_with("Error: "), "{args}: {err}");
+        assert!(last.contains("No space left"), "{args}: {err}");
+        assert!(last.contains(file), "{args}: {err} does not name {file}");
+        assert_eq!(tmps, "", "{args}: temporary files left: {tmps}");
+    }
 }

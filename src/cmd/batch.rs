@@ -244,7 +244,8 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+    reversi_nxn::atomic::write_atomic_bytes(path, bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// What `solve --file` asks of a batch, from the solve command's arguments.

@@ -197,10 +197,11 @@ pub fn run(args: &CountArgs) -> Result<()> {
     // processes of a dataflow count each keep files of their own (and bind their own port).
     let mut _locks = Vec::new();
     if opts.dataflow.is_none() {
-        _locks.push(match &out_dir {
-            Some(dir) => reversi_nxn::lock::lock_dir(dir, "--out")?,
-            None => reversi_nxn::lock::lock_file(&checkpoint, "the checkpoint")?,
-        });
+        // Without --out the checkpoint goes to the current directory, where counts of
+        // different boards often run side by side (--no-files): not locked.
+        if let Some(dir) = &out_dir {
+            _locks.push(reversi_nxn::lock::lock_dir(dir, "--out")?);
+        }
         if args.method == Method::Dp && (args.tmp_dir.is_some() || args.store == Store::Disk) {
             _locks.push(reversi_nxn::lock::lock_file(
                 &disk_dir,

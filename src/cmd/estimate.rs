@@ -57,7 +57,7 @@ pub fn run(args: &EstimateArgs) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let path = dir.join("estimate.json");
         let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(&path, text + "\n")
+        reversi_nxn::atomic::write_atomic(&path, &(text + "\n"))
             .with_context(|| format!("writing {}", path.display()))?;
     }
     if args.json {

@@ -292,7 +292,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         .into());
     }
     let mode = args.mode.unwrap_or(Mode::All);
-    if pos.is_over() {
+    // A finished game has a value (its score), which --mode all reports; the other modes
+    // prove a best move, and there is none.
+    if mode != Mode::All && pos.is_over() {
         return Err(UsageError(format!(
             "the game is already over ({}:{}); nothing to solve",
             pos.black_count(),
@@ -363,7 +365,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        std::fs::write(path, format!("{json}\n"))
+        reversi_nxn::atomic::write_atomic(path, &format!("{json}\n"))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {

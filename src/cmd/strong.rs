@@ -78,7 +78,7 @@ pub fn build_and_save(
         summary.table_file = Some(bin.display().to_string());
         std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
         let json = out.join("strong.json");
-        std::fs::write(&json, serde_json::to_string_pretty(&summary)? + "\n")
+        reversi_nxn::atomic::write_atomic(&json, &(serde_json::to_string_pretty(&summary)? + "\n"))
             .with_context(|| format!("writing {}", json.display()))?;
     }
     let value = serde_json::to_value(&summary)?;

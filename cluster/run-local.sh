@@ -32,20 +32,7 @@ procs=$1
 workers=$2
 shift 2
 
-# The binary: $REVERSI, else reversi on PATH (`cargo install --path .`), else this checkout's
-# release build (`cargo build --release`).
-find_reversi() {
-    if [ -n "${REVERSI:-}" ]; then
-        echo "$REVERSI"
-    elif command -v reversi >/dev/null 2>&1; then
-        echo reversi
-    elif [ -x "$1/target/release/reversi" ]; then
-        echo "$1/target/release/reversi"
-    else
-        echo "no reversi binary: run 'cargo install --path .' or 'cargo build --release' in $1, or set REVERSI" >&2
-        return 2
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 reversi=$(find_reversi "$(cd "$(dirname "$0")/.." && pwd)") || exit 2
 base_port=${BASE_PORT:-2101}
 is_count "$base_port" || usage

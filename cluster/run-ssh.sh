@@ -38,20 +38,7 @@ shift
 }
 
 remote_dir=${REMOTE_DIR:-$PWD}
-# The binary: $REVERSI, else reversi on PATH (`cargo install --path .`), else this checkout's
-# release build (`cargo build --release`).
-find_reversi() {
-    if [ -n "${REVERSI:-}" ]; then
-        echo "$REVERSI"
-    elif command -v reversi >/dev/null 2>&1; then
-        echo reversi
-    elif [ -x "$1/target/release/reversi" ]; then
-        echo "$1/target/release/reversi"
-    else
-        echo "no reversi binary: run 'cargo install --path .' or 'cargo build --release' in $1, or set REVERSI" >&2
-        return 2
-    fi
-}
+. "$(dirname "$0")/lib.sh"
 reversi=$(find_reversi "$(cd "$(dirname "$0")/.." && pwd)") || exit 2
 ssh=${SSH:-ssh}
 log_dir=${LOG_DIR:-$(dirname "$0")/logs/ssh-$(date +%Y%m%d-%H%M%S)}

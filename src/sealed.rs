@@ -115,7 +115,12 @@ pub struct HashWriter<'a> {
     h: u64,
 }
 
-impl HashWriter<'_> {
+impl<'a> HashWriter<'a> {
+    /// Hashes what goes to `inner`, from the hash of no bytes.
+    pub fn new(inner: &'a mut dyn Write) -> HashWriter<'a> {
+        HashWriter { inner, h: OFFSET }
+    }
+
     /// The checksum of everything written so far.
     #[must_use]
     pub fn sum(&self) -> u64 {
@@ -145,10 +150,7 @@ pub fn write_with(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     crate::atomic::write_atomic_with(path, |out| {
-        let mut w = HashWriter {
-            inner: out,
-            h: OFFSET,
-        };
+        let mut w = HashWriter::new(out);
         write(&mut w)?;
         let sum = w.sum();
         out.write_all(&sum.to_le_bytes())

@@ -63,23 +63,6 @@ pub enum StoreError {
     },
 }
 
-/// A writer that hashes what it writes.
-struct Hashing<W: Write> {
-    inner: W,
-    hash: u64,
-}
-
-impl<W: Write> Write for Hashing<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hash = fnv1a(self.hash, &buf[..n]);
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 pub(super) fn save(table: &StrongTable, path: &Path) -> Result<(), StoreError> {
     let io = |error| StoreError::Io {
         path: path.display().to_string(),
@@ -89,10 +72,8 @@ pub(super) fn save(table: &StrongTable, path: &Path) -> Result<(), StoreError> {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
     let file = std::fs::File::create(path).map_err(io)?;
-    let mut w = Hashing {
-        inner: BufWriter::with_capacity(1 << 20, file),
-        hash: FNV_OFFSET,
-    };
+    let mut inner = BufWriter::with_capacity(1 << 20, file);
+    let mut w = crate::sealed::HashWriter::new(&mut inner);
     let layers: Vec<&Layer> = table.layers().collect();
     let shape = table.shape();
     let mut head = Vec::new();
@@ -120,8 +101,7 @@ pub(super) fn save(table: &StrongTable, path: &Path) -> Result<(), StoreError> {
         w.write_all(&values).map_err(io)?;
         w.write_all(&l.moves_to_end).map_err(io)?;
     }
-    let hash = w.hash;
-    let mut inner = w.inner;
+    let hash = w.sum();
     inner.write_all(&hash.to_le_bytes()).map_err(io)?;
     inner.flush().map_err(io)?;
     Ok(())

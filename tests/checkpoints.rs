@@ -374,11 +374,11 @@ fn dataflow_disk_state_is_sealed() {
         .expect("the binary runs");
     let t0 = Instant::now();
     // Both workers must have saved a state for the good one to resume.
-    let state = loop {
+    let (state, other) = loop {
         if let Some(run) = disk_run(&t) {
             let [a, b] = ["w0000-of-0002", "w0001-of-0002"].map(|w| run.join(w).join("state.json"));
             if a.exists() && b.exists() {
-                break a;
+                break (a, b);
             }
         }
         assert!(
@@ -394,6 +394,9 @@ fn dataflow_disk_state_is_sealed() {
     let resume = [&args[..], &["--resume"]].concat();
     assert_refused(&resume, &state, &flip_middle(&good), &t, "a flipped byte");
     assert_refused(&resume, &state, &truncate(&good), &t, "a truncated state");
+    // The other worker's state, whole and of this run, in the first worker's place.
+    let swapped = std::fs::read(&other).unwrap();
+    assert_refused(&resume, &state, &swapped, &t, "the other worker's state");
     std::fs::write(&state, &good).unwrap();
     let done = reversi(&resume);
     assert!(
@@ -401,4 +404,71 @@ fn dataflow_disk_state_is_sealed() {
         "the good state resumes: {}",
         String::from_utf8_lossy(&done.stderr)
     );
+}
+
+/// Copies the directory `from` into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dest = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_dir(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn report_checks_the_results_it_reuses() {
+    // `reversi report` reuses the files of results/: a count whose figures do not add up, or a
+    // solution whose principal variation does not replay to its value, is refused by name
+    // rather than shown in the summary. The committed results pass the same checks.
+    let tmp = tempfile::tempdir().unwrap();
+    let (results, plots) = (tmp.path().join("results"), tmp.path().join("plots"));
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("results"),
+        &results,
+    );
+    let (r, p) = (results.display().to_string(), plots.display().to_string());
+    let report = || reversi(&["report", "--results", &r, "--plots", &p]);
+    let ok = report();
+    assert!(
+        ok.status.success(),
+        "the committed results pass: {}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let edit = |file: &str, change: &dyn Fn(&mut serde_json::Value)| {
+        let path = results.join(file);
+        let good = std::fs::read(&path).unwrap();
+        let mut v: serde_json::Value = serde_json::from_slice(&good).unwrap();
+        change(&mut v);
+        std::fs::write(&path, serde_json::to_vec(&v).unwrap()).unwrap();
+        let out = report();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{file}: {err}");
+        let last = err.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("Error: ") && last.contains(&path.display().to_string()),
+            "{file}: names the file: {err}"
+        );
+        std::fs::write(&path, good).unwrap();
+        last.to_string()
+    };
+    let games = |v: &mut serde_json::Value| {
+        v["games"] = (v["games"].as_u64().unwrap() + 1).into();
+    };
+    assert!(edit("4x5/summary.json", &games).contains("add up to"));
+    let value = |v: &mut serde_json::Value| {
+        v["value"] = (v["value"].as_i64().unwrap() + 2).into();
+    };
+    assert!(edit("5x5/solution.json", &value).contains("is worth"));
+    assert!(edit("5x8/solution-winner-takes-empties.json", &value).contains("is worth"));
+    let pv = |v: &mut serde_json::Value| {
+        let pv = v["pv"].as_array_mut().unwrap();
+        pv.truncate(pv.len() - 1);
+    };
+    assert!(edit("6x6/solution.json", &pv).contains("stops before the end"));
+    assert!(report().status.success(), "restored, they pass again");
 }

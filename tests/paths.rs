@@ -239,3 +239,20 @@ fn a_full_disk_is_an_error_and_leaves_no_temporary_file() {
         assert_eq!(tmps, "", "{args}: temporary files left: {tmps}");
     }
 }
+
+#[test]
+fn a_disk_store_count_too_big_for_the_free_space_is_refused_before_it_starts() {
+    // 4x6 on disk peaks at about 0.3 GiB by the estimate (the rule of 4x7's 32 GiB); on a
+    // 4 MiB filesystem it is refused at once, naming the need, the space and the way out.
+    let args = "count --rows 4 --cols 6 --store disk --tmp-dir M --no-files";
+    let Some((rc, err, _)) = on_full_disk("4m", 0, args) else {
+        eprintln!("skipped: this machine cannot mount a small tmpfs (unshare -m)");
+        return;
+    };
+    assert_eq!(rc, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("GiB of disk at its peak") && err.contains("free") && err.contains("--yes"),
+        "{err}"
+    );
+}

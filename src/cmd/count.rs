@@ -95,6 +95,39 @@ const DP_MEASURED_EMPTIES: u32 = 24;
 /// CPU second on 5x5 with the default frontier, 2-3 times that with a larger one).
 const DFS_GAMES_PER_THREAD_SECOND: f64 = 1e8;
 
+/// The positions (up to symmetry) a dp count from `empties` empty squares meets in all its
+/// layers: extrapolated from the largest count measured here, 4x7 from the start (see
+/// cluster/PLAN.md for the boards beyond it, within a factor of about two of this rule).
+fn dp_positions(empties: u32) -> f64 {
+    7.6e9 * 3.3f64.powi(empties as i32 - DP_MEASURED_EMPTIES as i32)
+}
+
+/// The disk store's peak use for a dp count from `empties` empty squares, in bytes: 4x7 peaked
+/// at 32 GiB for its 7.6e9 positions, 4.5 bytes a position.
+fn dp_peak_disk_bytes(empties: u32) -> f64 {
+    dp_positions(empties) * 4.5
+}
+
+/// Refuses, before any work, a disk-store count whose expected peak is more than the free
+/// space of `tmp_dir` (the run would stop at the layer that does not fit).
+fn check_disk_room(tmp_dir: &std::path::Path, empties: u32) -> Result<()> {
+    let need = dp_peak_disk_bytes(empties);
+    match reversi_nxn::count::free_disk_bytes(tmp_dir) {
+        Some(free) if need > free as f64 => Err(UsageError(format!(
+            "the disk store needs about {:.1} GiB of disk at its peak (extrapolated from 4x7: \
+             32 GiB for 24 empty squares, about 3.3 times more per further empty square) but \
+             {} has {:.1} GiB free: free space, choose another --tmp-dir, or pass --yes to \
+             start anyway (the run stops with a checkpoint at the first layer that does not \
+             fit)",
+            need / f64::from(1u32 << 30),
+            tmp_dir.display(),
+            free as f64 / f64::from(1u32 << 30)
+        ))
+        .into()),
+        _ => Ok(()),
+    }
+}
+
 /// Runs the count, prints the summary and writes the files.
 pub fn run(args: &CountArgs) -> Result<()> {
     let (pos, played) = args.board.position(4)?;
@@ -128,17 +161,39 @@ pub fn run(args: &CountArgs) -> Result<()> {
         super::prepare_output_dir(dir, "--out")?;
     }
     let empties = pos.empty().count_ones();
+    let tmp_dir = args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    if args.method == Method::Dp && (args.tmp_dir.is_some() || args.store == Store::Disk) {
+        check_writable_dir(&tmp_dir)?;
+    }
+    // The auto store goes to disk once a layer would not fit --memory.
+    let to_disk = args.store == Store::Disk
+        || (args.store == Store::Auto
+            && dp_peak_disk_bytes(empties) > args.memory as f64 * f64::from(1u32 << 20));
+    if args.method == Method::Dp && to_disk && !args.resume && !args.yes {
+        check_disk_room(&tmp_dir, empties)?;
+    }
+    if args.method == Method::Dp
+        && args.store == Store::Disk
+        && args.disk.is_none()
+        && reversi_nxn::count::default_disk_bytes(&tmp_dir) == 0
+    {
+        return Err(UsageError(format!(
+            "--tmp-dir {} has under 1 GiB free, and the disk store leaves 1 GiB free \
+             unless --disk says how much it may use: free space, pass --disk GIB, or \
+             choose another --tmp-dir",
+            tmp_dir.display()
+        ))
+        .into());
+    }
     if args.method == Method::Dp && !args.resume && empties > DP_MEASURED_EMPTIES {
-        // Extrapolated from the largest count measured here (see cluster/PLAN.md for the
-        // boards beyond it, within a factor of about two of this rule).
-        let positions = 7.6e9 * 3.3f64.powi((empties - DP_MEASURED_EMPTIES) as i32);
+        let positions = dp_positions(empties);
         let threads = rayon::current_num_threads() as f64;
         super::check_long(
             args.yes,
             &format!(
                 "counting {shape} from {empties} empty squares by dp (about {positions:.0e} \
                  positions up to symmetry, about {:.0} GiB of disk at the peak)",
-                positions * 4.5 / f64::from(1u32 << 30)
+                dp_peak_disk_bytes(empties) / f64::from(1u32 << 30)
             ),
             positions * 6.5e-7 * 2.0 / threads,
             "extrapolated from 4x7, 24 empty squares: 7.6e9 positions in 4,951 s on two \
@@ -160,22 +215,6 @@ pub fn run(args: &CountArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("."))
         .join(format!("count-{}.checkpoint", args.method.name()));
-    let tmp_dir = args.tmp_dir.clone().unwrap_or_else(std::env::temp_dir);
-    if args.method == Method::Dp && (args.tmp_dir.is_some() || args.store == Store::Disk) {
-        check_writable_dir(&tmp_dir)?;
-        if args.store == Store::Disk
-            && args.disk.is_none()
-            && reversi_nxn::count::default_disk_bytes(&tmp_dir) == 0
-        {
-            return Err(UsageError(format!(
-                "--tmp-dir {} has under 1 GiB free, and the disk store leaves 1 GiB free \
-                 unless --disk says how much it may use: free space, pass --disk GIB, or \
-                 choose another --tmp-dir",
-                tmp_dir.display()
-            ))
-            .into());
-        }
-    }
     let dataflow = dataflow_plan(args)?;
     let opts = CountOptions {
         method: args.method,

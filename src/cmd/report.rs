@@ -19,6 +19,7 @@ use reversi_nxn::solve::{SolveOptions, Solver};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::UsageError;
 use crate::bar::Bar;
 
 /// Arguments of `reversi report`.
@@ -79,7 +80,8 @@ const LONG_COUNT_BOARDS: &[(u32, u32, &str)] = &[(
     "reversi count --rows 4 --cols 7 --memory 17000 --tmp-dir DIR (about 2 hours; see BENCHMARKS.md)",
 )];
 
-/// What the summary needs of a count's `summary.json`.
+/// What the summary needs of a count's `summary.json`, with the tallies it checks the games
+/// against.
 #[derive(Debug, Clone, serde::Deserialize)]
 struct CountSummary {
     games: u128,
@@ -87,6 +89,68 @@ struct CountSummary {
     #[serde(default)]
     seconds: f64,
     positions_per_layer: Option<Vec<serde_json::Value>>,
+    black_wins: u128,
+    draws: u128,
+    white_wins: u128,
+    score_matrix: Vec<Vec<u128>>,
+    lengths: Vec<Tally>,
+    margins: Vec<Tally>,
+}
+
+/// One row of a count's length or margin distribution.
+#[derive(Debug, Clone, serde::Deserialize)]
+struct Tally {
+    games: u128,
+}
+
+impl CountSummary {
+    /// Why the file's figures do not add up, if they do not: every game is a win, a draw or
+    /// a loss, has one final score, one length and one margin.
+    fn fault(&self) -> Option<String> {
+        let sums = [
+            (
+                "wins, draws and losses",
+                self.black_wins + self.draws + self.white_wins,
+            ),
+            (
+                "the final-score matrix",
+                self.score_matrix.iter().flatten().sum(),
+            ),
+            ("the lengths", self.lengths.iter().map(|t| t.games).sum()),
+            ("the margins", self.margins.iter().map(|t| t.games).sum()),
+        ];
+        sums.iter()
+            .find(|(_, n)| *n != self.games)
+            .map(|(what, n)| {
+                format!(
+                    "{what} add up to {} games, not the {} it states",
+                    thousands(*n),
+                    thousands(self.games)
+                )
+            })
+    }
+}
+
+/// A count's `summary.json` read back, if it is there and parses (else `None`: it is
+/// computed again); one that parses but does not add up is an error naming it.
+fn read_count(path: &Path) -> Result<Option<CountSummary>> {
+    let Some(s) = read_json::<CountSummary>(path) else {
+        return Ok(None);
+    };
+    match s.fault() {
+        None => Ok(Some(s)),
+        Some(why) => Err(damaged(path, &why)),
+    }
+}
+
+/// The error for a result file that parses but contradicts itself.
+fn damaged(path: &Path, why: &str) -> anyhow::Error {
+    UsageError(format!(
+        "{} is damaged ({why}): restore it (git checkout -- {0}) or delete it and compute it \
+         again",
+        path.display()
+    ))
+    .into()
 }
 
 /// The `seconds` of a count's `run.json` in `dir`, if there is one.
@@ -145,6 +209,61 @@ struct SolutionSummary {
     final_black: u32,
     final_white: u32,
     seconds: f64,
+    /// The position solved and the principal variation, replayed as a check.
+    position: String,
+    pv: Vec<String>,
+}
+
+impl SolutionSummary {
+    /// Why the solution contradicts itself or is not of `shape`'s start, if it does: its
+    /// principal variation must replay from the start to a finished game with its final discs,
+    /// value and winner under `scoring`.
+    fn fault(&self, shape: Shape, scoring: Scoring) -> Option<String> {
+        let start = shape.start();
+        if self.position != start.to_board_string() {
+            return Some(format!("its position is not the start of {shape}"));
+        }
+        let end = match start.after_moves(&self.pv.join(" ")) {
+            Ok((end, _)) => end,
+            Err(e) => return Some(format!("its principal variation does not replay: {e}")),
+        };
+        let value = end.black_margin_under(scoring);
+        let winner = match value.signum() {
+            1 => "black",
+            -1 => "white",
+            _ => "draw",
+        };
+        if !end.is_over() {
+            Some("its principal variation stops before the end of the game".into())
+        } else if (end.black_count(), end.white_count()) != (self.final_black, self.final_white) {
+            Some(format!(
+                "its principal variation ends {}:{}, not {}:{}",
+                end.black_count(),
+                end.white_count(),
+                self.final_black,
+                self.final_white
+            ))
+        } else if value != self.value || winner != self.winner {
+            Some(format!(
+                "its principal variation is worth {value:+}, not {:+} ({})",
+                self.value, self.winner
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// A solution read back, if it is there and parses (else `None`); one that parses but does
+/// not replay to its value is an error naming it.
+fn read_solution(path: &Path, shape: Shape, scoring: Scoring) -> Result<Option<SolutionSummary>> {
+    let Some(s) = read_json::<SolutionSummary>(path) else {
+        return Ok(None);
+    };
+    match s.fault(shape, scoring) {
+        None => Ok(Some(s)),
+        Some(why) => Err(damaged(path, &why)),
+    }
 }
 
 /// What the summary needs of a `strong.json` (written by `reversi strong`).
@@ -231,8 +350,9 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         let shape = Shape::new(r, c)?;
         let dir = board_dir(&args.results, shape);
         let path = dir.join("summary.json");
-        let summary = match read_json::<CountSummary>(&path) {
-            Some(s) if !args.force => s,
+        let existing = if args.force { None } else { read_count(&path)? };
+        let summary = match existing {
+            Some(s) => s,
             _ => {
                 eprintln!("count {shape}");
                 reversi_nxn::memory::check_available(args.memory)?;
@@ -245,7 +365,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
                 };
                 let report = count(&shape.start(), "", &opts, &bar)?;
                 reversi_nxn::export::write_count(&report, &dir)?;
-                read_json(&path).context("reading back the count just written")?
+                read_count(&path)?.context("reading back the count just written")?
             }
         };
         count_row(rows.entry((r, c)).or_default(), &dir, &summary);
@@ -254,7 +374,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
     for &(r, c, command) in LONG_COUNT_BOARDS {
         let shape = Shape::new(r, c)?;
         let dir = board_dir(&args.results, shape);
-        let Some(summary) = read_json::<CountSummary>(&dir.join("summary.json")) else {
+        let Some(summary) = read_count(&dir.join("summary.json"))? else {
             eprintln!("count {shape}: not in {} (run: {command})", dir.display());
             continue;
         };
@@ -268,8 +388,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         let shape = Shape::new(r, c)?;
         let dir = board_dir(&args.results, shape);
         let (discs, othello) = if let Some(command) = command {
-            let read = |scoring| read_json::<SolutionSummary>(&dir.join(solution_file(scoring)));
-            match (read(Scoring::Discs), read(Scoring::WinnerTakesEmpties)) {
+            let read = |scoring| read_solution(&dir.join(solution_file(scoring)), shape, scoring);
+            match (read(Scoring::Discs)?, read(Scoring::WinnerTakesEmpties)?) {
                 (Some(d), o) => (d, o),
                 _ => {
                     eprintln!("solve {shape}: not in {} (run: {command})", dir.display());
@@ -423,8 +543,13 @@ fn solution(
     bar: &Bar,
 ) -> Result<SolutionSummary> {
     let path = dir.join(solution_file(scoring));
-    match read_json::<SolutionSummary>(&path) {
-        Some(s) if !force => Ok(s),
+    let existing = if force {
+        None
+    } else {
+        read_solution(&path, shape, scoring)?
+    };
+    match existing {
+        Some(s) => Ok(s),
         _ => {
             eprintln!("solve {shape}, scoring {}", scoring.name());
             let mut solver = Solver::new(1024);
@@ -434,7 +559,7 @@ fn solution(
             };
             let report = solver.solve(&shape.start(), &opts, bar);
             write_json(&path, &reversi_nxn::export::json::solution(&report))?;
-            read_json(&path).context("reading back the solution just written")
+            read_solution(&path, shape, scoring)?.context("reading back the solution just written")
         }
     }
 }

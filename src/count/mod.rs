@@ -402,6 +402,12 @@ pub(crate) fn normalize(pos: Position) -> Option<Position> {
     }
 }
 
+/// Free bytes on the file system of `dir`, if known.
+#[must_use]
+pub fn free_disk_bytes(dir: &std::path::Path) -> Option<u64> {
+    dp::disk::free_bytes(dir)
+}
+
 /// The disk store's budget when `--disk` is not given: the free space of `tmp_dir` less 1 GiB
 /// (kept free for the system and the results), 0 if that is not known.
 #[must_use]

@@ -73,15 +73,26 @@ impl State {
 pub(super) struct Saved {
     /// The program that wrote it ([`crate::sealed::build`]).
     build: String,
+    /// The worker whose state it is: the name of its directory (`w0001-of-0004`), so that a
+    /// state file copied into another worker's directory is refused.
+    worker: String,
     pub(super) now: State,
     pub(super) before: Option<State>,
 }
 
-/// The saved state in `dir`, if it is whole, of this build and of the run `run_id`
-/// ([`check_saved`] says what is wrong with one that is not).
+/// The saved state in `dir`, if it is whole, of this build, of the run `run_id` and of the
+/// worker of `dir` ([`check_saved`] says what is wrong with one that is not).
 pub(super) fn read_saved(dir: &Path, run_id: u64) -> Option<Saved> {
     let s: Saved = crate::sealed::read_json(&dir.join(STATE)).ok()?;
-    (s.now.run_id == run_id && s.build == crate::sealed::build()).then_some(s)
+    (s.now.run_id == run_id && s.build == crate::sealed::build() && s.worker == worker_name(dir))
+        .then_some(s)
+}
+
+/// The name of a worker's directory, which its state records.
+fn worker_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// The first state file of `workers` that exists but cannot be used (damaged, truncated, of
@@ -107,6 +118,9 @@ pub(crate) fn check_saved(
                 )
             }
             Ok(s) if s.now.run_id != run_id => "belongs to another run".into(),
+            Ok(s) if s.worker != worker_name(&worker_dir(base, me, peers)) => {
+                format!("is the state of worker {}, not of this one", s.worker)
+            }
             Ok(_) => return None,
         };
         Some((path, why))
@@ -143,6 +157,7 @@ pub(super) fn parse(cells: &[String]) -> Result<Vec<u128>, std::num::ParseIntErr
 pub(super) fn save(dir: &Path, state: &State, before: Option<&State>) -> Result<(), Fail> {
     let saved = Saved {
         build: crate::sealed::build(),
+        worker: worker_name(dir),
         now: state.clone(),
         before: before.cloned(),
     };

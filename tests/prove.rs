@@ -382,3 +382,34 @@ fn six_by_six_and_five_by_seven_in_units_equal_their_solutions() {
         assert_eq!(answer(&proved), answer(&committed), "{file}");
     }
 }
+
+#[test]
+fn a_sample_of_units_is_drawn_at_random_and_counts_for_the_proof() {
+    // `--sample N --seed S` solves N units drawn from the selection and stops: the same seed
+    // draws the same units whatever the workers, another seed others, and a proof resumed
+    // from a sample's log gives solve's answer.
+    let tmp = tempfile::tempdir().unwrap();
+    let board: &[&str] = &["-n", "5"];
+    let sample = |name: &str, seed: &str, workers: &str| {
+        let dir = tmp.path().join(name);
+        let d = dir.to_str().unwrap();
+        let mut args = prove_args(board, d, "14", "discs");
+        args.extend(["--sample", "4", "--seed", seed, "--workers", workers]);
+        let v = json(&reversi(&args));
+        assert_eq!(v["sample"], 4, "{v}");
+        assert_eq!(v["unit_nodes"].as_array().unwrap().len(), 4, "{v}");
+        let mut units = units_of(&dir);
+        units.sort();
+        (dir, units, v["drawn_from"].as_u64().unwrap())
+    };
+    let (dir, a, from) = sample("a", "7", "1");
+    let (_, b, from_b) = sample("b", "7", "2");
+    let (_, c, _) = sample("c", "8", "1");
+    assert_eq!(a.len(), 4);
+    assert_eq!((a.clone(), from), (b, from_b), "the same draw");
+    assert!(from > 4, "drawn from the whole selection ({from} units)");
+    assert_ne!(a, c, "another seed, other units");
+    let d = dir.to_str().unwrap();
+    let proved = json(&reversi(&prove_args(board, d, "14", "discs")));
+    assert_eq!(answer(&proved), solve(board, "discs"));
+}

@@ -74,6 +74,15 @@ pub struct ProveArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Solve only N units drawn at random from the current selection, then stop and print
+    /// their costs and what the selection would cost at their mean (a sample to size a proof
+    /// before running it; the units stay in the log and count for the proof).
+    #[arg(long, value_name = "N", conflicts_with_all = ["status", "save", "out"],
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub sample: Option<u64>,
+    /// The seed of `--sample`'s draw: the same selection and seed draw the same units.
+    #[arg(long, default_value_t = 1, requires = "sample")]
+    pub seed: u64,
 }
 
 /// The directory of the proof log.
@@ -180,6 +189,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
         dir: dir.clone(),
         poll: Duration::from_millis(args.poll_ms),
         status_only: args.status,
+        sample: args.sample.map(|k| (k as usize, args.seed)),
     };
     let stop = super::stop_flag();
     let bar = Bar::new(stop);
@@ -188,7 +198,12 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     if args.save {
         outs.push(super::solve::solution_path(pos.shape(), args.scoring));
     }
-    if let Some(solution) = &report.solution {
+    if let Some(from) = report.sampled_from {
+        print_sample(&report, from, args.seed, args.json)?;
+        if args.json {
+            return Ok(());
+        }
+    } else if let Some(solution) = &report.solution {
         let json = serde_json::to_string_pretty(&reversi_nxn::export::json::solution(solution))?;
         for path in &outs {
             reversi_nxn::atomic::write_atomic(path, &format!("{json}\n"))
@@ -222,6 +237,55 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             println!("wrote {}", path.display());
         }
     }
+    Ok(())
+}
+
+/// A sample's unit costs and what the selection it was drawn from would cost at their mean,
+/// with the standard error of that mean (unit costs spread over orders of magnitude, so a
+/// small sample gives a wide range).
+fn print_sample(r: &ProveReport, from: usize, seed: u64, json: bool) -> Result<()> {
+    let n = r.solved_here.len();
+    let nodes: Vec<f64> = r.solved_here.iter().map(|&(x, _)| x as f64).collect();
+    let secs: f64 = r.solved_here.iter().map(|&(_, t)| t).sum();
+    let mean = nodes.iter().sum::<f64>() / n.max(1) as f64;
+    let var = nodes.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n.max(2) - 1) as f64;
+    let se = (var / n.max(1) as f64).sqrt();
+    let mut sorted = nodes.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted.get(n / 2).copied().unwrap_or(0.0);
+    let rate = nodes.iter().sum::<f64>() / secs.max(1e-9);
+    if json {
+        let v = serde_json::json!({
+            "sample": n,
+            "seed": seed,
+            "drawn_from": from,
+            "unit_nodes": r.solved_here.iter().map(|&(x, _)| x).collect::<Vec<_>>(),
+            "unit_seconds": r.solved_here.iter().map(|&(_, t)| t).collect::<Vec<_>>(),
+            "mean_nodes": mean,
+            "standard_error": se,
+            "selection_nodes": mean * from as f64,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    println!(
+        "sample of {n} units drawn at random (seed {seed}) from this process's {from} units of \
+         the selection"
+    );
+    println!(
+        "nodes per unit: mean {mean:.3e} (standard error {se:.2e}), median {median:.3e}, \
+         min {:.3e}, max {:.3e}; {:.2e} nodes/s per worker",
+        sorted.first().copied().unwrap_or(0.0),
+        sorted.last().copied().unwrap_or(0.0),
+        rate
+    );
+    println!(
+        "the {from} units at that mean: {:.2e} nodes (from {:.2e} to {:.2e} within two standard \
+         errors); reselections add more (cluster/proof-estimate.py)",
+        mean * from as f64,
+        ((mean - 2.0 * se) * from as f64).max(0.0),
+        (mean + 2.0 * se) * from as f64
+    );
     Ok(())
 }
 

@@ -136,6 +136,10 @@ pub struct ProveOptions {
     pub poll: Duration,
     /// Only read the logs and report the bounds proven so far; solve nothing.
     pub status_only: bool,
+    /// Solve only this many units, drawn at random with this seed from this process's units
+    /// of the current selection, then stop: a sample of the proof's unit costs (the units
+    /// are recorded like any other, so the proof goes on from them).
+    pub sample: Option<(usize, u64)>,
 }
 
 /// What is proven so far about each root move, for progress and `--status`.
@@ -170,6 +174,11 @@ pub struct ProveReport {
     pub tree_nodes: usize,
     /// Nodes of the heuristic searches that ordered the tree's children.
     pub heuristic_nodes: u64,
+    /// The nodes and seconds of each unit this run solved, in the order they finished.
+    pub solved_here: Vec<(u64, f64)>,
+    /// With [`ProveOptions::sample`]: this process's units of the selection the sample was
+    /// drawn from.
+    pub sampled_from: Option<usize>,
 }
 
 /// How often a progress line is written while the root's bounds stay where they are.
@@ -441,7 +450,19 @@ pub fn prove(
     let mut fresh = true;
     let (mut plan_secs, mut unit_secs) = (0.0, 0.0);
     let mut bounds;
+    let mut solved_here = Vec::new();
+    // With a sample: this process's units of the selection it is drawn from, and the rest.
+    let mut sampled_from = None;
+    let mut unsampled = BTreeSet::new();
     let plan = loop {
+        if sampled_from.is_some() {
+            // The sample is drawn: no selection again, the run ends with its last unit.
+            if queue.is_empty() && in_flight.is_empty() {
+                bounds = prover.last_bounds.clone();
+                break Plan::Units(std::mem::take(&mut unsampled));
+            }
+            fresh = false;
+        }
         queue.retain(|&u| !prover.facts.decides(u) && !in_flight.contains(&u));
         // Select again after every result, unless selecting costs more than a twentieth of a
         // unit and units of the last selection are still waiting (tiny units, big trees).
@@ -454,11 +475,21 @@ pub fn prove(
             match plan {
                 Plan::Units(units) if !opts.status_only => {
                     left = units.len();
+                    if opts.sample.is_some() {
+                        unsampled.clone_from(&units);
+                    }
                     queue = units
                         .into_iter()
                         .filter(|&u| owner(u, opts.processes) == opts.process)
                         .filter(|u| !in_flight.contains(u))
                         .collect();
+                    if let Some((k, seed)) = opts.sample {
+                        sampled_from = Some(queue.len());
+                        queue = draw(queue, k, seed);
+                        for u in &queue {
+                            unsampled.remove(u);
+                        }
+                    }
                 }
                 plan => break plan,
             }
@@ -504,6 +535,7 @@ pub fn prove(
                 in_flight.remove(&d.unit);
                 units_here += 1;
                 unit_secs = d.seconds;
+                solved_here.push((d.nodes, d.seconds));
                 let w = writer.as_mut().expect("a writer when solving");
                 w.record(&Record {
                     position: d.pos.to_board_string(),
@@ -557,7 +589,22 @@ pub fn prove(
         units_left,
         tree_nodes: prover.tree.len(),
         heuristic_nodes: prover.heuristic_nodes,
+        solved_here,
+        sampled_from,
     })
+}
+
+/// `k` of `units` drawn at random with `seed` (all of them if they are fewer), in the order
+/// drawn: the same units for the same selection and seed.
+fn draw(mut units: Vec<Unit>, k: usize, seed: u64) -> Vec<Unit> {
+    let mut rng = crate::rng::Xoshiro256::from_seed(seed);
+    let k = k.min(units.len());
+    for i in 0..k {
+        let j = i + (rng.next() % (units.len() - i) as u64) as usize;
+        units.swap(i, j);
+    }
+    units.truncate(k);
+    units
 }
 
 /// The report `solve` would give, from the proven bounds (exact) and principal variation.

@@ -4,7 +4,7 @@
 Every file of src/ is a module (a `mod.rs` is its folder's module). An edge A -> B means that
 A's code names an item of B: a `use` line or a path written in the code (`crate::x::y`,
 `super::y`, a child module's name, `reversi_nxn::...` in the binary), comments and doc
-links left out. A path through a module that only re-exports an item (`pub use`, or a `use`
+links left out, and so are `pub(in path)` visibilities. A path through a module that only re-exports an item (`pub use`, or a `use`
 that a child reaches by `super::`) is followed to the module that defines the item, so a folder's
 `mod.rs` facade does not close a circle by itself. `mod x;` lines are not edges. The code of
 `#[cfg(test)] mod tests` is left out unless `--tests` is given.
@@ -34,9 +34,47 @@ def module_of(rel):
 
 
 def strip_comments(text):
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
-    text = re.sub(r"//[^\n]*", "", text)
-    return re.sub(r'"(?:\\.|[^"\\])*"', '""', text)
+    """The code with comments removed and string and char literals emptied."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if text.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        elif re.match(r"b?r#*\"", text[i : i + 12]) and not (i and re.match(r"\w", text[i - 1])):
+            m = re.match(r"b?r(#*)\"", text[i:])
+            close = '"' + m.group(1)
+            j = text.find(close, i + m.end())
+            out.append('""')
+            i = (j if j >= 0 else n) + len(close)
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            out.append('""')
+            i += 1
+        elif c == "'":
+            m = re.match(r"'(\\.[^']*|[^'\\])'", text[i:])
+            if m:  # a char literal; else a lifetime
+                out.append("' '")
+                i += m.end()
+            else:
+                out.append(c)
+                i += 1
+        else:
+            out.append(c)
+            i += 1
+    # `pub(in crate::x)` names where an item is visible, not something it uses.
+    return re.sub(r"pub\(in [^)]*\)", "pub", "".join(out))
 
 
 def split_tests(text):

@@ -43,16 +43,21 @@
 //! ```
 
 pub mod abort;
+pub mod context;
+pub mod dispatch;
 pub mod endgame;
 pub mod guess;
+pub mod ordering;
 pub mod parallel;
 pub mod pattern;
 pub mod probcut;
 pub mod prove;
+pub mod sample;
 pub mod search;
 pub mod stability;
 pub mod table;
 pub mod train;
+pub mod tuning;
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -61,10 +66,11 @@ use crate::board::{Move, Position, Scoring, Shape, Side, Squares};
 use crate::progress::Progress;
 
 use abort::Abort;
+use context::Ctx;
+use dispatch::{searcher, Search};
 pub use prove::{Mode, Outcome, Proof};
-pub use search::Tuning;
-use search::{searcher, Ctx, Search};
 use table::Table;
+pub use tuning::Tuning;
 
 /// How to solve: the search's switches and the scoring rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -435,7 +441,7 @@ fn values_under(ctx: &Ctx<'_>, root: &Abort<'_>, pos: &Position) -> Option<Vec<(
         let v = if let Some(&v) = by_class.get(&key) {
             v
         } else {
-            let mut s = search::searcher_under(ctx, root);
+            let mut s = dispatch::searcher_under(ctx, root);
             let budget = guess_budget(&ctx.tuning, pos.shape(), child.empty().count_ones());
             if budget > 0 && (first || ctx.tuning.guess_all) {
                 guess = -s.guess(child.player(), child.opponent(), budget);
@@ -513,7 +519,7 @@ fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
     if !t.guess_scale {
         return t.guess_nodes;
     }
-    if t.pattern_guess && search::patterned(shape) {
+    if t.pattern_guess && context::patterned(shape) {
         return if empties >= PATTERN_GUESS_LARGE_EMPTIES {
             PATTERN_GUESS_LARGE
         } else if empties >= PATTERN_GUESS_EMPTIES {

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
-"""Import cycles between the modules of src/: `python3 docs/import-cycles.py [--tests] [-v]`.
+"""Import cycles between the modules of src/.
+
+    python3 docs/import-cycles.py [--tests] [-v] [--under FOLDER]
 
 Every file of src/ is a module (a `mod.rs` is its folder's module). An edge A -> B means that
 A's code names an item of B: a `use` line or a path written in the code (`crate::x::y`,
-`super::y`, a child module's name, `reversi_nxn::...` in the binary), comments and doc
-links left out, and so are `pub(in path)` visibilities. A path through a module that only re-exports an item (`pub use`, or a `use`
-that a child reaches by `super::`) is followed to the module that defines the item, so a folder's
-`mod.rs` facade does not close a circle by itself. `mod x;` lines are not edges. The code of
-`#[cfg(test)] mod tests` is left out unless `--tests` is given.
+`super::y`, a child module's name, `reversi_nxn::...` in the binary); comments, doc links and
+`pub(in path)` visibilities are left out. A path through a module that only re-exports an item
+(`pub use`, or a `use` that a child reaches by `super::`) is followed to the module that defines
+the item, so a folder's `mod.rs` facade does not close a circle by itself. `mod x;` lines are
+not edges, and neither are methods of a type defined in another file (`impl Searcher` blocks
+spread over several files). The code of `#[cfg(test)] mod tests` is left out unless `--tests`.
 
-Prints each strongly connected component of more than one module (a set of modules that reach
-each other) and one circle in it, and exits 1 if there is any; `-v` also prints every edge.
+Prints each strongly connected component of more than one module (modules that reach each
+other) with one circle in it, and exits 1 if there is any; `-v` also prints every edge, and
+`--under solve` keeps only the cycles that touch `src/solve/`.
 """
 
 import os
@@ -20,11 +24,10 @@ from collections import defaultdict
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 LIB = "reversi_nxn"
-KEYWORDS = {"crate", "super", "self", "Self", "std", "core", "alloc"}
 
 
 def module_of(rel):
-    """('lib'|'bin', ('solve', 'search')) for src/solve/search.rs."""
+    """The module path of a file: ('solve', 'search') for solve/search.rs, () for the roots."""
     parts = rel[:-3].split(os.sep)
     if parts[-1] == "mod":
         parts = parts[:-1]
@@ -324,6 +327,9 @@ def main():
             for w in sorted(out[v]):
                 print(f"{name(v)} -> {name(w)}")
     comps = components(nodes, out)
+    if "--under" in sys.argv:  # only the cycles that touch this folder, e.g. `--under solve`
+        under = tuple(sys.argv[sys.argv.index("--under") + 1].split("/"))
+        comps = [c for c in comps if any(m[: len(under)] == under for _, m in c)]
     for comp in comps:
         print("cycle among:", ", ".join(sorted(name(v) for v in comp)))
         print("  e.g.", " -> ".join(name(v) for v in circle(comp, out)))

@@ -3,8 +3,9 @@
 //! [`super::ordering`]; its context is [`Ctx`], its switches [`super::tuning`].
 //!
 //! Values are final disc differences from the side to move's point of view (its discs minus the
-//! other side's at the end of the game), in `-64..=64`, under the context's [`Scoring`](crate::board::Scoring): empty
-//! squares at the end count for nobody, or go to the winner. The rule enters only where a game
+//! other side's at the end of the game), in `-64..=64`, under the context's
+//! [`Scoring`](crate::board::Scoring): empty squares at the end count for nobody, or go to the
+//! winner. The rule enters only where a game
 //! ends (`Searcher::game_over` and the end solver's last squares); every bound the search
 //! uses (the stability cutoff's included) holds under both. Every
 //! search is *fail-soft*: a result `r` of a search with window `(alpha, beta)` is the exact value

@@ -9,11 +9,11 @@ pub struct Tuning {
     /// Use the transposition table.
     pub table: bool,
     /// On 8x8, positions with at most this many empty squares keep their bounds in the table's
-    /// near part ([`Part::Near`](super::table::Part::Near), at most [`NEAR_MB`](super::table::NEAR_MB) MiB), the
-    /// others in its main part; 0: all in the main part, as on other boards. 9: on FFO #50
-    /// and #53-54 (one thread, 128 MiB) 1.005x and 1.002x the nodes, 0.97x and 0.99x the time;
-    /// the whole suite two positions at once 0.97x the time, 1.002x the nodes (BENCHMARKS.md,
-    /// session 27).
+    /// near part ([`Part::Near`](super::table::Part::Near), at most
+    /// [`NEAR_MB`](super::table::NEAR_MB) MiB), the others in its main part; 0: all in the main
+    /// part, as on other boards. 9: on FFO #50 and #53-54 (one thread, 128 MiB) 1.005x and
+    /// 1.002x the nodes, 0.97x and 0.99x the time; the whole suite two positions at once 0.97x
+    /// the time, 1.002x the nodes (BENCHMARKS.md, session 27).
     pub near_empties: u32,
     /// Prefetch the children's table buckets before probing them (ETC) or searching them.
     pub prefetch: bool,
@@ -72,13 +72,14 @@ pub struct Tuning {
     /// Find the stable discs on the board's edges exactly (by a table of every edge pattern)
     /// before the fixed point that finds the rest.
     pub edge_stability: bool,
-    /// Look for stable discs only where the cutoff is likely (see [`STABILITY_MARGIN`](super::search::STABILITY_MARGIN)); off:
-    /// wherever it is possible at all.
+    /// Look for stable discs only where the cutoff is likely (see
+    /// [`STABILITY_MARGIN`](super::search::STABILITY_MARGIN)); off: wherever it is possible at
+    /// all.
     pub stability_margin: bool,
     /// Count stable discs in the heuristic evaluation of the shallow ordering search.
     pub stable_eval: bool,
-    /// On 8x8, evaluate with the trained pattern evaluation ([`pattern`](super::pattern)) in the shallow
-    /// ordering search instead of the mobility evaluation.
+    /// On 8x8, evaluate with the trained pattern evaluation ([`pattern`](super::pattern)) in the
+    /// shallow ordering search instead of the mobility evaluation.
     pub pattern_order: bool,
     /// On 8x8, guess the root's value with the trained pattern evaluation.
     pub pattern_guess: bool,

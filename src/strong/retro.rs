@@ -17,7 +17,8 @@ use crate::progress::Progress;
 #[derive(Debug, Clone, Copy)]
 pub struct StrongOptions {
     /// Memory budget in MiB for the layers and the children staged; the build stops with
-    /// [`MemoryError::OverBudget`](crate::memory::MemoryError::OverBudget) as soon as it would need more.
+    /// [`MemoryError::OverBudget`](crate::memory::MemoryError::OverBudget) as soon as it would
+    /// need more.
     pub memory_mb: u64,
 }
 

@@ -18,6 +18,18 @@ pub const fn square_bit(row: u32, col: u32) -> u64 {
     1u64 << (8 * row + col)
 }
 
+/// The squares next to any of `b` in the 8x8 frame (the caller masks them with empty squares,
+/// which never include off-board bits).
+#[inline]
+#[must_use]
+pub fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | h;
+    h | (row << 8) | (row >> 8)
+}
+
 /// Squares reached from `p` over one or more contiguous squares of `m` in the direction of a
 /// shift by `d` (both signs), i.e. the candidate targets in that line.
 #[inline(always)]
@@ -116,9 +128,9 @@ static RAYS: [[u64; 8]; 64] = rays();
 
 /// `NEIGHBOURS[sq]`: the squares of the frame next to `sq`. A move next to no disc of `o`
 /// flips nothing, which is most often the case of the empty squares tried near the end.
-static NEIGHBOURS: [u64; 64] = neighbours();
+static NEIGHBOURS: [u64; 64] = neighbour_table();
 
-const fn neighbours() -> [u64; 64] {
+const fn neighbour_table() -> [u64; 64] {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {

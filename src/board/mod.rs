@@ -21,7 +21,8 @@ mod symmetry;
 #[cfg(target_arch = "x86_64")]
 pub use bitboard::flips_avx2;
 pub use bitboard::{
-    after_move, flips, has_moves, last_flip_count, legal_moves, square_bit, Next, Squares,
+    after_move, flips, has_moves, last_flip_count, legal_moves, neighbours, square_bit, Next,
+    Squares,
 };
 pub use notation::{parse_moves, parse_square, square_name, MoveToken};
 pub use position::{Move, Position, Side};

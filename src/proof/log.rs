@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::error::ProofError;
 use super::tree::{Facts, Tree, Unit};
-use super::ProofError;
 use crate::board::{Position, Shape};
 use crate::fnv::{fnv1a, OFFSET};
 

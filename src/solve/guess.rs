@@ -1,5 +1,5 @@
-//! The root guess of MTD(f) with the pattern evaluation (8x8): iterative deepening of an ordered
-//! principal-variation search.
+//! The root guess of MTD(f) (`Searcher::guess`): iterative deepening of a heuristic search;
+//! with the pattern evaluation (8x8), of an ordered principal-variation search, as below.
 //!
 //! Each iteration searches one ply deeper with the full window. At a node with at least
 //! `LEAF_DEPTH + 1` plies to go, the move that was best there in the iteration before comes
@@ -21,7 +21,8 @@
 use crate::board::{legal_moves, Squares};
 use crate::cpu::Cpu;
 
-use super::search::{Cand, Searcher, SHALLOW_INF};
+use super::ordering::SHALLOW_INF;
+use super::search::{Cand, Searcher};
 
 /// Plies to go at which the ordered search hands over to the plain shallow search.
 const LEAF_DEPTH: u32 = 2;
@@ -66,6 +67,60 @@ impl BestMoves {
 }
 
 impl<C: Cpu> Searcher<'_, C> {
+    /// A cheap estimate of the value of `(p, o)` for the side to move, in the units of
+    /// [`Searcher::shallow`] (heuristic points, or [`Searcher::end_points`] per disc at the end
+    /// of the game): an alpha-beta search to `depth` plies with the heuristic evaluation at the
+    /// leaves.
+    fn estimate_raw(&mut self, p: u64, o: u64, depth: u32) -> i32 {
+        let empty = self.ctx.mask & !(p | o);
+        self.shallow(p, o, empty, depth, -SHALLOW_INF, SHALLOW_INF)
+    }
+
+    /// A first guess at the value of `(p, o)` for the side to move, in discs, for MTD(f):
+    /// iterative deepening of a heuristic search, the last two depths averaged (the evaluation
+    /// swings with the side that moved last), converted by the evaluation's points per disc.
+    /// With the pattern evaluation, the ordered search of [`guess`](super::guess) deepens while
+    /// the next depth is predicted to fit in `budget` nodes; else the plain shallow search
+    /// deepens until it has spent `budget`. Deterministic: one thread, not the solver's table.
+    pub(super) fn guess(&mut self, p: u64, o: u64, budget: u64) -> i32 {
+        let empties = (self.ctx.mask & !(p | o)).count_ones();
+        let ordering = self.patterned;
+        self.patterned = self.ctx.pattern.is_some() && self.ctx.tuning.pattern_guess;
+        let start = self.nodes;
+        let mut last = None;
+        let mut prev = None;
+        if self.patterned && self.ctx.tuning.ordered_guess {
+            (prev, last) = self.deepen(p, o, budget);
+        } else {
+            for depth in 1..=empties {
+                prev = last;
+                last = Some(self.estimate_raw(p, o, depth));
+                if self.nodes - start >= budget {
+                    break;
+                }
+            }
+        }
+        let sq = self.ctx.squares;
+        let ppd = self.points_per_disc();
+        let v = if self.patterned {
+            // One scale for evaluations and finished games.
+            match (prev, last) {
+                (Some(a), Some(b)) => (a + b) / (2 * ppd),
+                (_, Some(l)) => l / ppd,
+                _ => 0,
+            }
+        } else {
+            match (prev, last) {
+                (_, Some(l)) if l.abs() >= 500 => l / 1000,
+                (Some(a), Some(b)) if a.abs() < 500 => (a + b) / (2 * ppd),
+                (_, Some(l)) => l / ppd,
+                _ => 0,
+            }
+        };
+        self.patterned = ordering;
+        v.clamp(-sq, sq)
+    }
+
     /// The values of the last two depths (`(one before, last)`) of the ordered search of
     /// `(p, o)`, deepened while the next depth is predicted to fit in what is left of `budget`
     /// nodes.
@@ -175,8 +230,9 @@ mod tests {
     use crate::board::{Scoring, Shape};
     use crate::cpu::Job;
     use crate::rng::Xoshiro256;
-    use crate::solve::search::{Ctx, Tuning};
+    use crate::solve::context::Ctx;
     use crate::solve::table::Table;
+    use crate::solve::tuning::Tuning;
 
     /// Each position's ordered and plain values at depths 1 to 5 (the ordered search reusing
     /// its best moves from one depth to the next, as the guess does).

@@ -27,8 +27,7 @@
 
 use std::sync::OnceLock;
 
-use super::search::neighbours;
-use crate::board::{flip_frame_horizontal, legal_moves};
+use crate::board::{flip_frame_horizontal, legal_moves, neighbours};
 use crate::cpu::Cpu;
 
 /// Evaluation units per disc of final value.

@@ -35,32 +35,14 @@
 use crate::board::{Scoring, Shape};
 use crate::cpu::{Cpu, Job};
 
+use super::context::Ctx;
+use super::ordering::SHALLOW_INF;
 use super::pattern::UNITS_PER_DISC;
-use super::search::{Ctx, Searcher, Tuning, SHALLOW_INF};
+use super::sample::Sample;
+use super::search::Searcher;
 use super::table::Table;
-use super::train::Sample;
-
-/// When the selective passes run and how sure each is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Probcut {
-    /// Fewest empty squares at the root for the selective passes.
-    pub root_empties: u32,
-    /// Fewest empty squares at a node for the probcut test.
-    pub empties: u32,
-    /// Each pass's `t`, in hundredths of a standard deviation, in the order the passes run
-    /// (the first [`MAX_LEVELS`] only: the table has four bits for the level).
-    pub levels: &'static [u32],
-}
-
-/// Most selective passes.
-pub const MAX_LEVELS: usize = 15;
-
-impl Probcut {
-    /// The levels that run.
-    fn passes(&self) -> &'static [u32] {
-        &self.levels[..self.levels.len().min(MAX_LEVELS)]
-    }
-}
+use super::tuning::Tuning;
+pub use super::tuning::{Probcut, MAX_LEVELS};
 
 /// Standard deviation of the exact value about the shallow search's, in discs, at 21 empty
 /// squares, by the search's depth (0: the evaluation itself).
@@ -254,7 +236,7 @@ mod tests {
     use super::*;
     use crate::board::Position;
     use crate::rng::Xoshiro256;
-    use crate::solve::search::{self, searcher};
+    use crate::solve::dispatch::{self, searcher};
 
     #[test]
     fn probcut_depth_has_the_parity_of_the_empties() {
@@ -270,7 +252,7 @@ mod tests {
     fn random_position(rng: &mut Xoshiro256, empties: u32) -> Position {
         let shape = Shape::square(8).unwrap();
         loop {
-            let pos = search::tests::random_position(shape, rng, empties);
+            let pos = dispatch::tests::random_position(shape, rng, empties);
             if !pos.is_over() {
                 return pos;
             }

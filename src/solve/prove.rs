@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::search::{searcher, Ctx, Search};
+use super::context::Ctx;
+use super::dispatch::{searcher, Search};
 use super::{exact_from_guess, SolveOptions, Solver};
 use crate::board::{Move, Position, Scoring, Squares};
 use crate::progress::Silent;

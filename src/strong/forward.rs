@@ -9,8 +9,10 @@
 //! ([`key_of`] of the canonical discs), which the backward pass resolves.
 
 use rayon::prelude::*;
+use serde::Serialize;
 
-use super::{discs_of, key_of, Group, LayerCount, StrongError};
+use super::error::StrongError;
+use super::{discs_of, key_of, Group};
 use crate::board::{canonical_discs, legal_moves, Shape};
 use crate::count::dp::building::{expand_layer, first_need, Tally};
 use crate::count::dp::expand::Local;
@@ -43,6 +45,27 @@ impl Stored for Reached {
         self.images |= other.images;
         true
     }
+}
+
+/// Positions of one layer (one disc count).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LayerCount {
+    /// Discs on the board.
+    pub discs: u32,
+    /// Reachable positions up to the board's symmetries, sides to move merged (the table's
+    /// entries).
+    pub canonical: u64,
+    /// Reachable positions up to the board's symmetries, counting the side to move (a disc
+    /// pattern reachable with either side to move counts twice).
+    pub canonical_with_side: u64,
+    /// Of those counted with the side to move, the ones where the game goes on: the positions
+    /// that `count --method dp` holds in its layers (it tallies the ended games instead), so
+    /// its positions per layer equal this column from the layer after the start on.
+    pub in_play: u64,
+    /// Reachable positions without symmetry, side to move counted.
+    pub positions: u64,
+    /// Of the canonical entries, those where the game is over.
+    pub terminal: u64,
 }
 
 /// What the forward pass hands to the backward one.

@@ -23,13 +23,14 @@
 //! backward from the last layer, each position looking its children up by binary search in
 //! the next layer.
 
+mod error;
 mod forward;
 mod retro;
 mod store;
 
-pub use retro::{
-    build, FirstMove, LayerCount, StrongError, StrongOptions, StrongReport, CONVENTION,
-};
+pub use error::StrongError;
+pub use forward::LayerCount;
+pub use retro::{build, FirstMove, StrongOptions, StrongReport, CONVENTION};
 pub use store::{StoreError, FORMAT_VERSION, MAGIC};
 
 use crate::board::{after_move, flips, Next, Position, Shape, Squares, Symmetry};

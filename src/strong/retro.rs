@@ -4,21 +4,21 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
-use thiserror::Error;
 
-use super::forward::{forward, Forward};
+use super::error::StrongError;
+use super::forward::{forward, Forward, LayerCount};
 use super::{discs_of, key_of, Entry, Group, Layer, StrongTable, MAX_SQUARES};
 use crate::board::{canonical_discs, legal_moves, Shape};
 use crate::cpu::Portable;
 use crate::layers::Children;
-use crate::memory::MemoryError;
 use crate::progress::Progress;
 
 /// How to build a strong solution.
 #[derive(Debug, Clone, Copy)]
 pub struct StrongOptions {
     /// Memory budget in MiB for the layers and the children staged; the build stops with
-    /// [`MemoryError::OverBudget`] as soon as it would need more.
+    /// [`MemoryError::OverBudget`](crate::memory::MemoryError::OverBudget) as soon as it would
+    /// need more.
     pub memory_mb: u64,
 }
 
@@ -26,41 +26,6 @@ impl Default for StrongOptions {
     fn default() -> Self {
         StrongOptions { memory_mb: 4096 }
     }
-}
-
-/// Why a strong solution could not be built.
-#[derive(Debug, Error)]
-pub enum StrongError {
-    /// The board has too many squares for a 64-bit key.
-    #[error("strong solutions need at most {MAX_SQUARES} squares; {0} has {1}")]
-    TooLarge(String, u32),
-    /// The memory budget is too small for this board.
-    #[error(transparent)]
-    Memory(#[from] MemoryError),
-    /// The user asked to stop.
-    #[error("stopped by the user before the table was complete")]
-    Stopped,
-}
-
-/// Positions of one layer (one disc count).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct LayerCount {
-    /// Discs on the board.
-    pub discs: u32,
-    /// Reachable positions up to the board's symmetries, sides to move merged (the table's
-    /// entries).
-    pub canonical: u64,
-    /// Reachable positions up to the board's symmetries, counting the side to move (a disc
-    /// pattern reachable with either side to move counts twice).
-    pub canonical_with_side: u64,
-    /// Of those counted with the side to move, the ones where the game goes on: the positions
-    /// that `count --method dp` holds in its layers (it tallies the ended games instead), so
-    /// its positions per layer equal this column from the layer after the start on.
-    pub in_play: u64,
-    /// Reachable positions without symmetry, side to move counted.
-    pub positions: u64,
-    /// Of the canonical entries, those where the game is over.
-    pub terminal: u64,
 }
 
 /// The perfect-play result after one first move.

@@ -132,6 +132,19 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     let mut solve_opts = SolveOptions::default();
     super::solve::without(&mut solve_opts.tuning, &args.without)?;
     let dir = log_dir(args, &pos, from_start)?;
+    // A proof keeps the evaluation it started with (it chooses the units): a log ordered by
+    // the hand-made evaluation goes on with it, whatever weights this build has for the board.
+    if let Some(h) = reversi_nxn::proof::log::existing_header(&dir)? {
+        let ours = reversi_nxn::proof::evaluation(pos.shape(), &solve_opts.tuning);
+        if h.eval == "mobility" && ours != h.eval {
+            solve_opts.tuning.pattern_order = false;
+            solve_opts.tuning.pattern_guess = false;
+            eprintln!(
+                "the log in {} was ordered by the mobility evaluation: the proof goes on with it",
+                dir.display()
+            );
+        }
+    }
     let empties = pos.empty().count_ones();
     let unit_empties = args
         .unit_empties

@@ -41,6 +41,42 @@ pub struct Header {
     pub tuning: String,
     /// Nodes of the heuristic search that orders a node's children (it changes which units run).
     pub order_nodes: u64,
+    /// The evaluation that orders the tree and the units' searches ([`crate::proof::evaluation`]):
+    /// it changes which units run, so a proof keeps the one it started with. Logs written
+    /// before it was recorded were all ordered by `mobility`.
+    #[serde(default = "mobility")]
+    pub eval: String,
+}
+
+/// The evaluation of the logs that predate [`Header::eval`].
+fn mobility() -> String {
+    "mobility".to_string()
+}
+
+/// The header of the first log in `dir`, if there is one (checked as [`Writer::open`] checks
+/// it): so that a resumed proof can take the evaluation it started with.
+///
+/// # Errors
+///
+/// [`ProofError::Io`] if the directory or file cannot be read, [`ProofError::Damaged`] if the
+/// header line is damaged.
+pub fn existing_header(dir: &Path) -> Result<Option<Header>, ProofError> {
+    let Some(path) = log_files(dir)?.into_iter().next() else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| ProofError::io(&path, e))?;
+    let Some(first) = text.lines().next() else {
+        return Ok(None);
+    };
+    let damaged = |why: &str| ProofError::Damaged {
+        path: path.clone(),
+        line: 1,
+        why: why.to_string(),
+    };
+    let json = checked(first).ok_or_else(|| damaged("its checksum does not match"))?;
+    serde_json::from_str(json)
+        .map(Some)
+        .map_err(|_| damaged("it is not a proof log's header"))
 }
 
 impl Header {
@@ -220,8 +256,8 @@ fn check_header(path: &Path, first: &str, header: &Header) -> Result<(), ProofEr
 fn describe(h: &Header) -> String {
     format!(
         "{} from {} under {}, units of {} empty squares, {} MiB tables, order nodes \
-         {}, tuning '{}'",
-        h.board, h.root, h.scoring, h.unit_empties, h.hash_mb, h.order_nodes, h.tuning
+         {}, tuning '{}', evaluation {}",
+        h.board, h.root, h.scoring, h.unit_empties, h.hash_mb, h.order_nodes, h.tuning, h.eval
     )
 }
 
@@ -350,5 +386,24 @@ mod tests {
         assert_eq!(checked(l.trim_end()), Some("{\"a\":1}"));
         let bad = l.replace("1}", "2}");
         assert_eq!(checked(bad.trim_end()), None);
+    }
+
+    #[test]
+    fn a_header_without_its_evaluation_was_ordered_by_mobility() {
+        // The header of the 6x7 log as session 29 wrote it, before `eval` was recorded.
+        let old = r#"{"format":"reversi-nxn proof log 1","board":"6x7","root":"r","scoring":"discs","unit_empties":32,"hash_mb":512,"tuning":"","order_nodes":100000}"#;
+        let h: Header = serde_json::from_str(old).unwrap();
+        assert_eq!(h.eval, "mobility");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(file_name(dir.path(), 0, 1), line(old)).unwrap();
+        let read = existing_header(dir.path()).unwrap().unwrap();
+        assert_eq!(read, h);
+        let mut other = h.clone();
+        other.eval = "pattern 0123456789abcdef".into();
+        let err = check_header(&file_name(dir.path(), 0, 1), line(old).trim_end(), &other);
+        assert!(
+            matches!(err, Err(ProofError::OtherRun { ref wanted, .. }) if wanted.contains("evaluation pattern")),
+            "{err:?}"
+        );
     }
 }

@@ -117,6 +117,23 @@ pub struct ProveReport {
 /// How often a progress line is written while the root's bounds stay where they are.
 const NOTE_EVERY: Duration = Duration::from_secs(10);
 
+/// The evaluation that orders a proof's tree and its units' searches on `shape` under
+/// `tuning`: `mobility` (the hand-made one), or the trained patterns named by a checksum of
+/// their weights.
+#[must_use]
+pub fn evaluation(shape: crate::board::Shape, tuning: &Tuning) -> String {
+    use crate::solve::context::patterned;
+    if (tuning.pattern_order || tuning.pattern_guess) && patterned(shape) {
+        let bytes = crate::solve::pattern::shipped().to_bytes();
+        format!(
+            "pattern {:016x}",
+            crate::fnv::fnv1a(crate::fnv::OFFSET, &bytes)
+        )
+    } else {
+        "mobility".to_string()
+    }
+}
+
 /// The header of the logs of a proof of `root` under `opts`.
 #[must_use]
 pub fn header(root: &Position, opts: &ProveOptions) -> Header {
@@ -129,6 +146,7 @@ pub fn header(root: &Position, opts: &ProveOptions) -> Header {
         hash_mb: opts.hash_mb,
         tuning: opts.tuning_name.clone(),
         order_nodes: opts.order_nodes,
+        eval: evaluation(root.shape(), &opts.tuning),
     }
 }
 

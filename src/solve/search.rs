@@ -300,8 +300,9 @@ impl<'a> Ctx<'a> {
     /// The table's bounds must have been found under the same rule.
     #[must_use]
     pub fn new(table: &'a Table, tuning: Tuning, shape: Shape, scoring: Scoring) -> Ctx<'a> {
-        let pattern = ((tuning.pattern_order || tuning.pattern_guess) && patterned(shape))
-            .then(pattern::shipped);
+        let pattern = (tuning.pattern_order || tuning.pattern_guess)
+            .then(|| pattern::shipped(shape))
+            .flatten();
         Ctx {
             table,
             tuning,
@@ -432,10 +433,11 @@ pub(super) fn neighbours(b: u64) -> u64 {
     h | (row << 8) | (row >> 8)
 }
 
-/// Whether the pattern evaluation applies to `shape` (8x8, the board it was trained on).
+/// Whether the pattern evaluation applies to `shape`: whether weights trained on that board
+/// are shipped ([`pattern::shipped`]).
 #[must_use]
 pub fn patterned(shape: Shape) -> bool {
-    shape.rows() == 8 && shape.cols() == 8
+    pattern::shipped(shape).is_some()
 }
 
 /// The inverse of a symmetry.

@@ -498,6 +498,8 @@ impl Weights {
 /// The weights file shipped for `shape` (`assets/eval/patternRxC.bin`), if there is one.
 fn asset(shape: Shape) -> Option<&'static [u8]> {
     Some(match (shape.rows(), shape.cols()) {
+        (5, 7) => include_bytes!("../../assets/eval/pattern5x7.bin"),
+        (6, 6) => include_bytes!("../../assets/eval/pattern6x6.bin"),
         (8, 8) => include_bytes!("../../assets/eval/pattern8x8.bin"),
         _ => return None,
     })

@@ -47,7 +47,8 @@ pub enum Command {
     Prove(cmd::prove::ProveArgs),
     /// Count every complete game exactly: score matrix, lengths, first moves (dp or dfs).
     Count(cmd::count::CountArgs),
-    /// Solve sample 8x8 positions and fit the pattern evaluation the solver orders moves by.
+    /// Solve sample positions of a board and fit the pattern evaluation the solver orders moves
+    /// by.
     TrainEval(cmd::train::TrainArgs),
 }
 

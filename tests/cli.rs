@@ -186,18 +186,51 @@ fn train_eval_writes_weights_resumes_and_refuses_another_seed() {
     // The header and one line per game.
     assert_eq!(samples.lines().count(), 31);
     let weights = std::fs::read(&out).unwrap();
-    assert!(reversi_nxn::solve::pattern::Weights::from_bytes(&weights).is_ok());
+    let eight = reversi_nxn::board::Shape::square(8).unwrap();
+    assert!(reversi_nxn::solve::pattern::Weights::from_bytes(eight, &weights).is_ok());
     let again = reversi(&args);
     assert!(again.status.success());
     assert_eq!(std::fs::read_to_string(&data).unwrap(), samples);
     assert_eq!(std::fs::read(&out).unwrap(), weights);
     let mut other = args.to_vec();
     other.extend(["--seed", "2"]);
-    assert_refused(&other, "was not written with --seed 2");
+    assert_refused(&other, "was not written for 8x8 with --seed 2");
     // Another range of empty squares is another stream: its header differs.
     let mut deeper = args.to_vec();
     deeper.extend(["--empties", "11-12"]);
-    assert_refused(&deeper, "was not written with --seed 1 --empties 11-12");
+    assert_refused(
+        &deeper,
+        "was not written for 8x8 with --seed 1 --empties 11-12",
+    );
+    // Another board: its own layout, and the 8x8 samples file is refused.
+    let rect = dir.join("w4x5.bin");
+    let small = reversi(&[
+        "train-eval",
+        "--rows",
+        "4",
+        "--cols",
+        "5",
+        "--games",
+        "30",
+        "--epochs",
+        "2",
+        "--data",
+        dir.join("samples4x5.txt").to_str().unwrap(),
+        "--out",
+        rect.to_str().unwrap(),
+    ]);
+    assert!(
+        small.status.success(),
+        "{}",
+        String::from_utf8_lossy(&small.stderr)
+    );
+    let four_five = reversi_nxn::board::Shape::new(4, 5).unwrap();
+    let w = std::fs::read(&rect).unwrap();
+    assert!(reversi_nxn::solve::pattern::Weights::from_bytes(four_five, &w).is_ok());
+    assert!(reversi_nxn::solve::pattern::Weights::from_bytes(eight, &w).is_err());
+    let mut board = args.to_vec();
+    board.extend(["--rows", "4", "--cols", "5"]);
+    assert_refused(&board, "was not written for 4x5");
     // --errors measures the evaluation against the file's samples and changes nothing.
     let mut errors = args.to_vec();
     errors.extend(["--errors", "2"]);

@@ -1,13 +1,15 @@
-//! `reversi train-eval`: solve sample positions and fit the 8x8 pattern evaluation to them.
+//! `reversi train-eval`: solve sample positions of one board and fit its pattern evaluation to
+//! them.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use reversi_nxn::board::Shape;
 use reversi_nxn::progress::Progress;
 use reversi_nxn::solve::probcut::evaluation_errors;
-use reversi_nxn::solve::train::{fit, solve_samples, Sample, SAMPLE_EMPTIES};
+use reversi_nxn::solve::train::{fit, sample_empties, solve_samples, Sample};
 
 use super::UsageError;
 use crate::bar::Bar;
@@ -20,23 +22,35 @@ const MAX_ERROR_DEPTH: u32 = 8;
 /// Arguments of `reversi train-eval`.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
+    /// A square board of N x N squares [default: 8].
+    #[arg(long, short = 'n', value_parser = clap::value_parser!(u32).range(3..=8),
+          conflicts_with_all = ["rows", "cols"])]
+    pub size: Option<u32>,
+    /// Rows of a rectangular board (with --cols).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(3..=8), requires = "cols")]
+    pub rows: Option<u32>,
+    /// Columns of a rectangular board (with --rows).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(3..=8), requires = "rows")]
+    pub cols: Option<u32>,
     /// Games to play; one position of each (with --empties empty squares) is solved.
     #[arg(long, default_value_t = 100_000)]
     pub games: u64,
-    /// The empty squares of the solved positions, LO-HI (each game draws one), at most 30.
-    #[arg(long, value_name = "LO-HI", default_value = "10-18")]
-    pub empties: String,
+    /// The empty squares of the solved positions, LO-HI (each game draws one), at most 30
+    /// [default: 10-18 on 8x8; on smaller boards 10 to 8 fewer than at the start, at most 20].
+    #[arg(long, value_name = "LO-HI")]
+    pub empties: Option<String>,
     /// Seed of the games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The samples file: solved positions are appended to it, and a run that finds it resumes
     /// after the games it holds [default: data/eval/samples-seed`SEED`.txt, or
-    /// samples-seed`SEED`-e`LO`-`HI`.txt for other --empties].
+    /// samples-seed`SEED`-e`LO`-`HI`.txt for other --empties; on other boards than 8x8
+    /// samples-`R`x`C`-seed`SEED`.txt, likewise].
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Where to write the fitted weights.
-    #[arg(long, default_value = "assets/eval/pattern8x8.bin")]
-    pub out: PathBuf,
+    /// Where to write the fitted weights [default: assets/eval/pattern`R`x`C`.bin].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// Passes of the fit over the samples.
     #[arg(long, default_value_t = 20)]
     pub epochs: u32,
@@ -58,25 +72,49 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if args.games < 10 {
         return Err(UsageError("--games must be at least 10".into()).into());
     }
-    let empties = parse_empties(&args.empties)?;
-    // The shipped samples' range keeps its old file name and header.
-    let tag = if empties == SAMPLE_EMPTIES {
+    let shape = match (args.size, args.rows, args.cols) {
+        (Some(n), _, _) => Shape::square(n)?,
+        (None, Some(r), Some(c)) => Shape::new(r, c)?,
+        _ => Shape::square(8)?,
+    };
+    let default_empties = sample_empties(shape);
+    let empties = match &args.empties {
+        Some(text) => parse_empties(text)?,
+        None => default_empties.clone(),
+    };
+    let empties_text = format!("{}-{}", empties.start(), empties.end());
+    // The board's default range keeps the plain file name and header; 8x8 keeps its old ones.
+    let tag = if empties == default_empties {
         String::new()
     } else {
-        format!("-e{}-{}", empties.start(), empties.end())
+        format!("-e{empties_text}")
     };
-    let data = args
-        .data
+    let board = if shape.squares() == 64 {
+        String::new()
+    } else {
+        format!("{}-", shape.name())
+    };
+    let data = args.data.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "data/eval/samples-{board}seed{}{tag}.txt",
+            args.seed
+        ))
+    });
+    let out = args
+        .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("data/eval/samples-seed{}{tag}.txt", args.seed)));
+        .unwrap_or_else(|| PathBuf::from(format!("assets/eval/pattern{}.bin", shape.name())));
+    let on_board = if board.is_empty() {
+        String::new()
+    } else {
+        format!(", board {}", shape.name())
+    };
     let header = if tag.is_empty() {
-        format!("# reversi train-eval samples, seed {}", args.seed)
+        format!("# reversi train-eval samples, seed {}{on_board}", args.seed)
     } else {
         format!(
-            "# reversi train-eval samples, seed {}, empties {}-{}",
+            "# reversi train-eval samples, seed {}, empties {empties_text}{on_board}",
             args.seed,
-            empties.start(),
-            empties.end()
         )
     };
     let mut lines: Vec<String> = match std::fs::read_to_string(&data) {
@@ -102,10 +140,11 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         lines.push(header.clone());
     } else if lines[0] != header {
         return Err(UsageError(format!(
-            "{} was not written with --seed {} --empties {} (its first line is '{}')",
+            "{} was not written for {} with --seed {} --empties {empties_text} (its first line \
+             is '{}')",
             data.display(),
+            shape.name(),
             args.seed,
-            args.empties,
             lines[0]
         ))
         .into());
@@ -122,7 +161,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     }
     let mut done = (lines.len() - 1) as u64;
     if let Some(depth) = args.errors {
-        return print_errors(&lines, &samples, args, depth);
+        return print_errors(shape, &lines, &samples, args, depth);
     }
     if done < args.games {
         let bar = Bar::new(super::stop_flag());
@@ -144,7 +183,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             }
             let end = (done + CHUNK).min(args.games);
             let mut text = String::new();
-            for s in solve_samples(args.seed, done..end, &empties, args.hash_mb) {
+            for s in solve_samples(shape, args.seed, done..end, &empties, args.hash_mb) {
                 match s {
                     Some(s) => {
                         text.push_str(&s.to_line());
@@ -172,12 +211,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if samples_used.len() < 10 {
         return Err(UsageError("fewer than 10 games reached a sample position".into()).into());
     }
-    let (weights, report) = fit(samples_used, args.epochs);
-    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    let (weights, report) = fit(shape, samples_used, args.epochs);
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(&args.out, weights.to_bytes())
-        .with_context(|| format!("writing {}", args.out.display()))?;
+    std::fs::write(&out, weights.to_bytes())
+        .with_context(|| format!("writing {}", out.display()))?;
     println!(
         "fitted on {} samples, {} held out: error {:.2} discs (a constant guess: {:.2}), \
          correlation {:.3}; weights written to {}",
@@ -186,7 +225,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         report.rmse,
         report.rmse_constant,
         report.correlation,
-        args.out.display()
+        out.display()
     );
     Ok(())
 }
@@ -203,7 +242,13 @@ fn first_games<'s>(lines: &[String], samples: &'s [Sample], games: u64) -> &'s [
 }
 
 /// `--errors`: the table of the shallow search's errors against the samples.
-fn print_errors(lines: &[String], samples: &[Sample], args: &TrainArgs, depth: u32) -> Result<()> {
+fn print_errors(
+    shape: Shape,
+    lines: &[String],
+    samples: &[Sample],
+    args: &TrainArgs,
+    depth: u32,
+) -> Result<()> {
     let mut used = first_games(lines, samples, args.games);
     if args.held_out {
         used = &used[used.len() - used.len() / 10..];
@@ -213,7 +258,7 @@ fn print_errors(lines: &[String], samples: &[Sample], args: &TrainArgs, depth: u
     }
     let depths: Vec<u32> = (0..=depth).collect();
     println!("empties  depth  positions  mean error  sd (discs; exact minus search)");
-    for r in evaluation_errors(used, &depths) {
+    for r in evaluation_errors(shape, used, &depths) {
         println!(
             "{:>7}  {:>5}  {:>9}  {:>10.2}  {:>5.2}",
             r.empties, r.depth, r.count, r.mean, r.sd

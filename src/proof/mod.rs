@@ -122,15 +122,12 @@ const NOTE_EVERY: Duration = Duration::from_secs(10);
 /// their weights.
 #[must_use]
 pub fn evaluation(shape: crate::board::Shape, tuning: &Tuning) -> String {
-    use crate::solve::context::patterned;
-    if (tuning.pattern_order || tuning.pattern_guess) && patterned(shape) {
-        let bytes = crate::solve::pattern::shipped().to_bytes();
-        format!(
+    match crate::solve::pattern::shipped(shape) {
+        Some(w) if tuning.pattern_order || tuning.pattern_guess => format!(
             "pattern {:016x}",
-            crate::fnv::fnv1a(crate::fnv::OFFSET, &bytes)
-        )
-    } else {
-        "mobility".to_string()
+            crate::fnv::fnv1a(crate::fnv::OFFSET, &w.to_bytes())
+        ),
+        _ => "mobility".to_string(),
     }
 }
 

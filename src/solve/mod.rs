@@ -428,6 +428,11 @@ const PATTERN_GUESS_EMPTIES: u32 = 18;
 const PATTERN_GUESS_LARGE: u64 = 100_000_000;
 /// Fewest empty squares for [`PATTERN_GUESS_LARGE`].
 const PATTERN_GUESS_LARGE_EMPTIES: u32 = 28;
+/// [`PATTERN_GUESS_LARGE`] on the smaller boards with a pattern evaluation. From the 6x6 and
+/// 5x7 starts (32 and 31 empty squares, one thread) a guess of 1e6 nodes took 0.88x and 0.85x
+/// the nodes of one of 1e8, and one of 1e7 0.89x and 0.87x (docs/pattern-eval.md): a whole
+/// proof there takes a few 1e8 nodes, not the 1e10 of FFO #54.
+const PATTERN_GUESS_LARGE_SMALL_BOARD: u64 = 1_000_000;
 
 /// The exact value of `pos` for the side to move by `s`, MTD(f) starting from the root guess
 /// of [`guess_budget`] (from 0 when there is none).
@@ -446,7 +451,11 @@ fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
     }
     if t.pattern_guess && context::patterned(shape) {
         return if empties >= PATTERN_GUESS_LARGE_EMPTIES {
-            PATTERN_GUESS_LARGE
+            if shape.squares() == 64 {
+                PATTERN_GUESS_LARGE
+            } else {
+                PATTERN_GUESS_LARGE_SMALL_BOARD
+            }
         } else if empties >= PATTERN_GUESS_EMPTIES {
             PATTERN_GUESS_NODES
         } else {

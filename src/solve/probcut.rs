@@ -192,8 +192,7 @@ impl Job for Errors<'_> {
 /// The shallow search's error against the samples' exact values, per number of empty squares
 /// (ascending) and depth in `depths`: the figures behind [`SIGMA`] and the biases.
 #[must_use]
-pub fn evaluation_errors(samples: &[Sample], depths: &[u32]) -> Vec<ErrorRow> {
-    let shape = Shape::square(8).expect("8x8 is a board");
+pub fn evaluation_errors(shape: Shape, samples: &[Sample], depths: &[u32]) -> Vec<ErrorRow> {
     let table = Table::new(1);
     let ctx = Ctx::new(
         &table,
@@ -204,7 +203,7 @@ pub fn evaluation_errors(samples: &[Sample], depths: &[u32]) -> Vec<ErrorRow> {
     let mut by_empties: std::collections::BTreeMap<u32, Vec<Sample>> = Default::default();
     for s in samples {
         by_empties
-            .entry(64 - (s.p | s.o).count_ones())
+            .entry(shape.squares() - (s.p | s.o).count_ones())
             .or_default()
             .push(*s);
     }

@@ -1,18 +1,22 @@
-//! Training the pattern evaluation ([`super::pattern`]): samples of exactly solved 8x8
-//! positions, and a least-squares fit of the weights to them.
+//! Training the pattern evaluation ([`super::pattern`]) of one board: samples of its exactly
+//! solved positions, and a least-squares fit of the weights to them.
 //!
 //! **Samples.** Game `i` of seed `s` is played from the start by a noisy heuristic player (a
 //! random legal move one time in four, else the move the simple evaluation of
 //! [`crate::play::eval`] likes best with some noise) until it has a drawn number of empty
-//! squares, 10 to 18 unless asked otherwise ([`SAMPLE_EMPTIES`]); that position is solved
+//! squares (on 8x8 10 to 18 unless asked otherwise, [`SAMPLE_EMPTIES`]; other boards
+//! [`sample_empties`]); that position is solved
 //! exactly under the Othello rule (empty squares to the winner). Each game has its own random
 //! stream, so the samples do not depend on the thread count or on where a run was
 //! interrupted.
 //!
 //! **Fit.** Stochastic gradient descent on the squared error with a small L2 penalty, every
-//! sample in each of its eight symmetric images, in a fixed shuffled order, one thread: the same
-//! samples always give the same weights. The last tenth of the samples is held out and the fit
-//! reports its error there.
+//! sample in each of its symmetric images (eight on a square board, four on a rectangle), in a
+//! fixed shuffled order, one thread: the same
+//! samples always give the same weights. On boards other than 8x8 (whose shipped weights came
+//! before it) the fitted weights are then made symmetric ([`super::pattern::symmetrize`]), so
+//! that symmetric positions evaluate alike. The last tenth of the samples is held out and the
+//! fit reports its error there.
 
 use std::ops::RangeInclusive;
 
@@ -21,18 +25,35 @@ use rayon::prelude::*;
 use crate::board::{Position, Scoring, Shape, Symmetry};
 use crate::rng::Xoshiro256;
 
-use super::pattern::{indices, layout, scalars, Weights, SCALARS};
+use super::pattern::{indices, layout, scalars, symmetrize, Weights, SCALARS};
 pub use super::sample::Sample;
 use super::Solver;
 
-/// The empty squares of the shipped samples' positions.
+/// The empty squares of the shipped 8x8 samples' positions.
 pub const SAMPLE_EMPTIES: RangeInclusive<u32> = 10..=18;
 
-/// The position of game `index` of `seed` to be solved, or `None` when that game ended before
-/// reaching its drawn number of empty squares (drawn uniformly from `empties`).
+/// The empty squares of the samples of `shape` by default: [`SAMPLE_EMPTIES`] on 8x8; on a
+/// smaller board, from 10 up to 8 fewer than at the start and at most 20 (6x6: 10-20), which its solver
+/// proves in well under a second each, so the samples reach the middle game the search
+/// orders there.
 #[must_use]
-pub fn sample_position(seed: u64, index: u64, empties: &RangeInclusive<u32>) -> Option<Position> {
-    let shape = Shape::square(8).expect("8x8 is a board");
+pub fn sample_empties(shape: Shape) -> RangeInclusive<u32> {
+    if shape.squares() == 64 {
+        return SAMPLE_EMPTIES;
+    }
+    let start = shape.squares() - 4;
+    10..=start.saturating_sub(8).clamp(10, 20)
+}
+
+/// The position of game `index` of `seed` on `shape` to be solved, or `None` when that game
+/// ended before reaching its drawn number of empty squares (drawn uniformly from `empties`).
+#[must_use]
+pub fn sample_position(
+    shape: Shape,
+    seed: u64,
+    index: u64,
+    empties: &RangeInclusive<u32>,
+) -> Option<Position> {
     let mut rng = Xoshiro256::for_stream(seed, index);
     let target = empties.start() + rng.below(empties.end() - empties.start() + 1);
     let mut pos = shape.start();
@@ -60,11 +81,12 @@ pub fn sample_position(seed: u64, index: u64, empties: &RangeInclusive<u32>) -> 
     (!pos.is_over()).then_some(pos)
 }
 
-/// Solves the sample positions (of `empties` empty squares) of games `range` of `seed` (in
-/// parallel, each worker with a table of `hash_mb` MiB); `None` for games that ended early. In
-/// the order of the games.
+/// Solves the sample positions on `shape` (of `empties` empty squares) of games `range` of
+/// `seed` (in parallel, each worker with a table of `hash_mb` MiB); `None` for games that ended
+/// early. In the order of the games.
 #[must_use]
 pub fn solve_samples(
+    shape: Shape,
     seed: u64,
     range: std::ops::Range<u64>,
     empties: &RangeInclusive<u32>,
@@ -79,7 +101,7 @@ pub fn solve_samples(
                 s
             },
             |solver, i| {
-                let pos = sample_position(seed, i, empties)?;
+                let pos = sample_position(shape, seed, i, empties)?;
                 let value = solver.guessed_value(&pos);
                 Some(Sample {
                     p: pos.player(),
@@ -110,26 +132,26 @@ pub struct FitReport {
     pub correlation: f64,
 }
 
-/// Fits weights to `samples` (the last tenth held out) in `epochs` passes.
+/// Fits weights of `shape` to its `samples` (the last tenth held out) in `epochs` passes.
 ///
 /// # Panics
 /// If there are fewer than 10 samples.
 #[must_use]
-pub fn fit(samples: &[Sample], epochs: u32) -> (Weights, FitReport) {
+pub fn fit(shape: Shape, samples: &[Sample], epochs: u32) -> (Weights, FitReport) {
     assert!(samples.len() >= 10, "too few samples to fit");
-    let layout = layout();
-    let shape = Shape::square(8).expect("8x8 is a board");
+    let layout = layout(shape);
     let mask = shape.mask();
     let held = samples.len() / 10;
     let (train, test) = samples.split_at(samples.len() - held);
     // Every training sample in each symmetric image: pattern indices, scalars, value.
     let syms = Symmetry::all(shape);
-    let mut rows: Vec<(Vec<usize>, [f64; SCALARS], f64)> = Vec::with_capacity(8 * train.len());
+    let mut rows: Vec<(Vec<usize>, [f64; SCALARS], f64)> =
+        Vec::with_capacity(syms.len() * train.len());
     for s in train {
         for &sym in syms {
             let (p, o) = (sym.apply(shape, s.p), sym.apply(shape, s.o));
             let mut idx = Vec::with_capacity(layout.instances.len());
-            indices(p, o, &mut idx);
+            indices(shape, p, o, &mut idx);
             let x = scalars(p, o, mask & !(p | o)).map(|x| f64::from(x) / SCALAR_SCALE);
             rows.push((idx, x, f64::from(s.value)));
         }
@@ -165,7 +187,11 @@ pub fn fit(samples: &[Sample], epochs: u32) -> (Weights, FitReport) {
     for x in &mut w[base..] {
         *x /= SCALAR_SCALE;
     }
-    let weights = Weights::from_discs(&w);
+    // 8x8's shipped weights were fitted before this step; its command still writes them.
+    if shape.squares() != 64 {
+        symmetrize(shape, &mut w);
+    }
+    let weights = Weights::from_discs(shape, &w);
     let report = held_out_report(&weights, train, test);
     (weights, report)
 }
@@ -173,7 +199,7 @@ pub fn fit(samples: &[Sample], epochs: u32) -> (Weights, FitReport) {
 /// The error and correlation of `weights` on `test`, against the constant guess of `train`'s
 /// mean.
 fn held_out_report(weights: &Weights, train: &[Sample], test: &[Sample]) -> FitReport {
-    let mask = Shape::square(8).expect("8x8 is a board").mask();
+    let mask = weights.shape().mask();
     let mean = train.iter().map(|s| f64::from(s.value)).sum::<f64>() / train.len().max(1) as f64;
     let units = f64::from(super::pattern::UNITS_PER_DISC);
     let pairs: Vec<(f64, f64)> = test
@@ -223,16 +249,17 @@ mod tests {
     fn samples_are_exact_and_do_not_depend_on_the_order() {
         // Each sample's value against a separate solve of its position; a range solved in two
         // pieces gives the same samples.
-        let all = solve_samples(7, 0..8, &SAMPLE_EMPTIES, 4);
-        let mut pieces = solve_samples(7, 0..3, &SAMPLE_EMPTIES, 4);
-        pieces.extend(solve_samples(7, 3..8, &SAMPLE_EMPTIES, 4));
+        let shape = Shape::square(8).unwrap();
+        let all = solve_samples(shape, 7, 0..8, &SAMPLE_EMPTIES, 4);
+        let mut pieces = solve_samples(shape, 7, 0..3, &SAMPLE_EMPTIES, 4);
+        pieces.extend(solve_samples(shape, 7, 3..8, &SAMPLE_EMPTIES, 4));
         assert_eq!(all, pieces);
         let mut solver = Solver::new(4);
         solver.set_scoring(Scoring::WinnerTakesEmpties);
         let mut solved = 0;
         for (i, s) in all.iter().enumerate() {
             if let Some(s) = s {
-                let pos = sample_position(7, i as u64, &SAMPLE_EMPTIES).unwrap();
+                let pos = sample_position(shape, 7, i as u64, &SAMPLE_EMPTIES).unwrap();
                 assert_eq!((pos.player(), pos.opponent()), (s.p, s.o));
                 assert!((10..=18).contains(&pos.empty().count_ones()));
                 assert_eq!(solver.value(&pos), i32::from(s.value));
@@ -269,7 +296,7 @@ mod tests {
                 value: v.clamp(-64, 64) as i8,
             });
         }
-        let (_, report) = fit(&samples, 30);
+        let (_, report) = fit(shape, &samples, 30);
         assert!(
             report.rmse < 0.3 * report.rmse_constant && report.correlation > 0.95,
             "{report:?}"

@@ -643,7 +643,7 @@ mod tests {
                     for &sym in Symmetry::all(shape) {
                         let image = sym.apply(shape, m);
                         assert_eq!(
-                            sets.iter().filter(|&&(j, s)| s == image).count(),
+                            sets.iter().filter(|&&(_, s)| s == image).count(),
                             1,
                             "{}: image of an instance",
                             shape.name()

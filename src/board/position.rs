@@ -1,6 +1,6 @@
 //! A position: the discs of both sides, whose turn it is, and the board they stand on.
 
-use super::{flips, legal_moves, square_name, BoardError, Shape, Squares};
+use super::{flips, legal_moves, square_bit, square_name, BoardError, Shape, Squares};
 
 /// One of the two players. Black moves first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -505,6 +505,27 @@ impl Position {
             self.white_count()
         ));
         s
+    }
+}
+
+// Here rather than in `shape.rs`, so that a shape need not know positions.
+impl Shape {
+    /// The start position: white on the block's main diagonal, black on its other two squares,
+    /// black to move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use reversi_nxn::board::Shape;
+    /// let p = Shape::square(8).unwrap().start();
+    /// assert_eq!(p.to_board_string(), "---------------------------OX------XO--------------------------- X");
+    /// ```
+    #[must_use]
+    pub fn start(self) -> Position {
+        let (r, c) = self.start_block();
+        let white = square_bit(r, c) | square_bit(r + 1, c + 1);
+        let black = square_bit(r, c + 1) | square_bit(r + 1, c);
+        Position::from_colors(self, black, white, true)
     }
 }
 

@@ -1,6 +1,9 @@
-//! Board shapes: rows x columns, the mask of squares, and the start position.
+//! Board shapes: rows x columns, the mask of squares, and where the start block lies.
+//!
+//! [`Shape::start`], the start position itself, is written in `position.rs`: a shape knows
+//! nothing of positions, so this file imports neither `position.rs` nor `notation.rs`.
 
-use super::{square_bit, BoardError, Position};
+use super::{square_bit, BoardError};
 
 /// The smallest number of rows or columns.
 pub const MIN_SIDE: u32 = 3;
@@ -196,24 +199,6 @@ impl Shape {
     #[must_use]
     pub const fn start_block(self) -> (u32, u32) {
         (block_start(self.rows as u32), block_start(self.cols as u32))
-    }
-
-    /// The start position: white on the block's main diagonal, black on its other two squares,
-    /// black to move.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use reversi_nxn::board::Shape;
-    /// let p = Shape::square(8).unwrap().start();
-    /// assert_eq!(p.to_board_string(), "---------------------------OX------XO--------------------------- X");
-    /// ```
-    #[must_use]
-    pub fn start(self) -> Position {
-        let (r, c) = self.start_block();
-        let white = square_bit(r, c) | square_bit(r + 1, c + 1);
-        let black = square_bit(r, c + 1) | square_bit(r + 1, c);
-        Position::from_colors(self, black, white, true)
     }
 
     /// A short name such as `5x5` or `4x6`.

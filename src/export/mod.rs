@@ -1,6 +1,7 @@
 //! Turning report values into files: CSV tables, JSON summaries and PNG charts.
 
 pub mod csv;
+mod draw;
 pub mod index;
 pub mod json;
 pub mod perfect_play;

@@ -6,7 +6,7 @@ use std::path::Path;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use super::plot::{draw_err, fonts, PlotError, FONT};
+use super::draw::{draw_err, fonts, PlotError, FONT};
 use crate::board::{Move, Position, Shape};
 
 /// Pixels per square.

@@ -8,75 +8,20 @@
 //! labelled `1, 10, 100, 1000, 10⁴, 10⁵, ...`; zero counts have no logarithm and are left
 //! blank (heatmap) or undrawn (bars).
 
-use std::path::Path;
-use std::sync::OnceLock;
-
 use std::ops::Range;
+use std::path::Path;
 
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;
-use plotters::style::{register_font, FontStyle};
+use plotters::style::FontStyle;
 
-/// DejaVu Sans 2.37 (Debian's fonts-dejavu-core), Bitstream Vera licence.
-static DEJAVU_SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-
-/// The font family every chart uses.
-pub(crate) const FONT: &str = "sans-serif";
+pub use super::draw::PlotError;
+use super::draw::{draw_err, fonts, FONT};
 
 /// Width and height of a heatmap image, in pixels.
 pub const HEATMAP_SIZE: (u32, u32) = (960, 800);
 /// Width and height of a histogram or per-ply chart, in pixels.
 pub const CHART_SIZE: (u32, u32) = (960, 600);
-
-/// A chart could not be drawn or written.
-#[derive(Debug, thiserror::Error)]
-pub enum PlotError {
-    /// The bundled font did not load (a broken build).
-    #[error("the bundled font could not be loaded")]
-    Font,
-    /// Nothing to draw.
-    #[error("no data to plot: {0}")]
-    Empty(String),
-    /// A results file could not be read.
-    #[error("reading {path}: {message}")]
-    Read {
-        /// The file being read.
-        path: String,
-        /// What went wrong.
-        message: String,
-    },
-    /// plotters failed while drawing or writing the file.
-    #[error("drawing {path}: {message}")]
-    Draw {
-        /// The file being drawn.
-        path: String,
-        /// plotters' message.
-        message: String,
-    },
-}
-
-/// Registers the bundled font with plotters (once per process).
-pub(crate) fn fonts() -> Result<(), PlotError> {
-    static DONE: OnceLock<bool> = OnceLock::new();
-    let ok = *DONE.get_or_init(|| {
-        [FontStyle::Normal, FontStyle::Bold]
-            .into_iter()
-            .all(|style| register_font(FONT, style, DEJAVU_SANS).is_ok())
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err(PlotError::Font)
-    }
-}
-
-/// Maps a plotters error to [`PlotError::Draw`].
-pub(crate) fn draw_err<E: std::fmt::Display>(path: &Path) -> impl Fn(E) -> PlotError + '_ {
-    move |e| PlotError::Draw {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    }
-}
 
 /// `n` with commas between groups of three digits: `189,174,688,641`.
 ///

@@ -350,26 +350,6 @@ impl StrongTable {
             })
             .collect()
     }
-
-    /// Loads a table written by [`StrongTable::save`].
-    ///
-    /// # Errors
-    ///
-    /// [`StoreError`] if the file cannot be read or is not a strong table of this version.
-    pub fn load(path: &std::path::Path) -> Result<StrongTable, StoreError> {
-        store::load(path)
-    }
-
-    /// Writes the table in the binary format documented in `src/strong/store.rs`: [`MAGIC`],
-    /// [`FORMAT_VERSION`], shape, a layer directory, then per layer the sorted keys, values and
-    /// moves-to-end, and an FNV-1a checksum.
-    ///
-    /// # Errors
-    ///
-    /// [`StoreError::Io`] if the file cannot be written.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), StoreError> {
-        store::save(self, path)
-    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::Task;
+use super::frontier::Task;
 use crate::board::Position;
 use crate::count::{add_scaled, CountError};
 use crate::fnv;

@@ -12,31 +12,22 @@
 //! what bounds it (measured: about 400 bytes per position).
 
 pub(crate) mod checkpoint;
+mod frontier;
 pub(crate) mod walk;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use super::{class_key, normalize, Class, CountError, CountOptions, MethodResult};
-use crate::board::{Position, Squares};
+use super::{Class, CountError, CountOptions, MethodResult};
+use crate::board::Position;
 use crate::progress::Progress;
 use checkpoint::DfsCheckpoint;
+use frontier::frontier;
 pub(crate) use walk::subtree;
 
-/// Frontier size aimed for by default, fixed (not per thread) so that a checkpoint taken with
-/// one thread count resumes with another. At ~10^4 subtrees, the last ones are small enough that
-/// both cores stay busy to the end.
-pub const FRONTIER_TARGET: usize = 4096;
-
-/// One frontier subtree: a position with a move to make, and the paths into it per class.
-#[derive(Debug, Clone)]
-pub(crate) struct Task {
-    pub pos: Position,
-    pub weights: Vec<u128>,
-}
+pub use super::options::FRONTIER_TARGET;
 
 /// Runs the enumeration for each class.
 pub(crate) fn run(
@@ -133,63 +124,4 @@ pub(crate) fn run(
         peak_layer_mb: None,
         resumed_units,
     })
-}
-
-/// Expands the classes ply by ply until the frontier holds `target` positions (or the games
-/// end), tallying ended games into `matrices`. The order is fixed (sorted by key). `None` if
-/// `stop` answered yes (asked every 4,096 positions expanded).
-fn frontier(
-    classes: &[Class],
-    symmetry: bool,
-    target: usize,
-    matrices: &mut [Vec<u128>],
-    stride: usize,
-    stop: walk::StopCheck,
-) -> Option<Vec<Task>> {
-    let k = classes.len();
-    let mut level: Vec<Task> = classes
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let mut weights = vec![0; k];
-            weights[i] = 1;
-            Task {
-                pos: c.pos,
-                weights,
-            }
-        })
-        .collect();
-    while !level.is_empty() && level.len() < target {
-        let mut next: HashMap<(u64, u64, bool), Task> = HashMap::new();
-        for (n, t) in level.iter().enumerate() {
-            if n % 4096 == 0 && stop() {
-                return None;
-            }
-            for sq in Squares(t.pos.moves()) {
-                let child = t.pos.play(sq).expect("legal move");
-                match normalize(child) {
-                    None => {
-                        let idx =
-                            child.black_count() as usize * stride + child.white_count() as usize;
-                        for (m, &w) in matrices.iter_mut().zip(&t.weights) {
-                            m[idx] += w;
-                        }
-                    }
-                    Some(c) => {
-                        let e = next.entry(class_key(&c, symmetry)).or_insert(Task {
-                            pos: c,
-                            weights: vec![0; k],
-                        });
-                        for (a, &b) in e.weights.iter_mut().zip(&t.weights) {
-                            *a += b;
-                        }
-                    }
-                }
-            }
-        }
-        let mut tasks: Vec<((u64, u64, bool), Task)> = next.into_iter().collect();
-        tasks.sort_by_key(|(key, _)| *key);
-        level = tasks.into_iter().map(|(_, t)| t).collect();
-    }
-    Some(level)
 }

@@ -25,18 +25,19 @@
 //! disk and builds the next layer one signature range at a time, in two rounds per range (see
 //! `disk/`).
 
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{ByLayout, Slot};
+use super::layout::{by_layout, ByLayout};
+use super::Slot;
 use crate::board::Position;
-use crate::count::{Class, CountError, CountOptions, LayerRow, MethodResult};
+use crate::count::{Class, CountError, CountOptions, MethodResult};
 use crate::progress::Progress;
 
 pub(crate) mod checkpoint;
 mod disk;
+mod job;
 mod launch;
 mod meter;
 mod part;
@@ -44,70 +45,13 @@ mod rounds;
 mod wire;
 
 use checkpoint::local_workers;
+use job::{Fail, Job, WorkerOut};
 use launch::{lost_peer_message, quiet_timely_panics};
 pub use launch::{read_hostfile, Dataflow};
 use meter::{current_discs, Meter, Watch};
 mod worker;
 
-/// What every worker needs: the same on every process of a run.
-pub(crate) struct Job {
-    root: Position,
-    classes: Vec<Position>,
-    symmetry: bool,
-    /// Names the run: board, options, entry layout and the number of workers.
-    run_id: u64,
-    /// `run_id` and whether this start resumes: processes must agree on both.
-    handshake: u64,
-    /// Memory budget of one worker, in bytes.
-    worker_budget: u64,
-    checkpoint: Option<PathBuf>,
-    /// The directory of the run's worker directories on the disk store (`None` with `--store
-    /// memory`), used from the start (`disk_from_start`, `--store disk`) or from the first layer
-    /// whose expansion would not fit a worker's memory budget (`--store auto`).
-    disk: Option<PathBuf>,
-    disk_from_start: bool,
-    /// Bytes of layer files one worker may keep on disk.
-    disk_budget: u64,
-    /// The disk store plans a worker's tables for this many times its even share of a layer
-    /// ([`disk::UNEVEN`]; the test hook `REVERSI_TEST_PLAN_SHARE` sets it lower, so that parts
-    /// outgrow their budget and are built again).
-    uneven: f64,
-    resume: bool,
-    save_every: Duration,
-    /// Test hook: the round after which every worker stops as if interrupted.
-    stop_after: Option<u64>,
-    meter: Meter,
-}
-
-/// What a worker returns: the whole result (every worker has all of it).
-pub(crate) struct WorkerOut {
-    matrices: Vec<Vec<u128>>,
-    rows: Vec<LayerRow>,
-    exchanged: Vec<crate::count::ExchangeRow>,
-    peak: usize,
-    resumed: u64,
-    /// The disk store's figures, for this worker.
-    disk: Option<crate::count::DiskStats>,
-}
-
-/// Why a worker stopped.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub(crate) enum Fail {
-    /// Input the user can correct (processes started differently, nothing to resume).
-    Input(String),
-    /// A path count overflowed its slot.
-    Overflow,
-    /// The memory budget: `(needed, budget)` in MiB.
-    Memory(u64, u64),
-    /// The test hook stopped the run after a round.
-    Stopped,
-    /// The disk store's budget or the disk is full: the directory and what to do.
-    DiskBudget(PathBuf, String),
-    /// Anything else (a checkpoint that cannot be written or read).
-    Other(String),
-}
-
-/// The dataflow count, for [`super::by_layout`].
+/// The dataflow count, for [`by_layout`].
 struct DataflowCount<'a> {
     root: &'a Position,
     classes: &'a [Class],
@@ -137,7 +81,7 @@ pub(crate) fn run(
         df,
         progress,
     };
-    super::by_layout(root, classes.len(), &job)
+    by_layout(root, classes.len(), &job)
 }
 
 /// The error of a dataflow run.

@@ -12,9 +12,9 @@ use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
+use super::job::{Fail, Job};
 use super::part::{Inbox, Part};
 use super::wire::{words_of, Body, Msg, Stat};
-use super::{Fail, Job};
 use crate::count::dp::expand::Local;
 use crate::count::dp::Slot;
 

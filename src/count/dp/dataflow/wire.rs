@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::super::{Key, Slot};
-use super::Fail;
+use super::job::Fail;
 
 /// Received children staged before they are merged into the tables.
 pub(super) const STAGE: usize = 1 << 21;

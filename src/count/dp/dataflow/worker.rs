@@ -5,10 +5,11 @@ use std::time::Instant;
 
 use timely::worker::Worker;
 
+use super::checkpoint;
+use super::job::{Fail, Job, WorkerOut};
 use super::part::Part;
 use super::rounds::{flush, share_tallies, Rounds};
 use super::wire::{Stat, FLUSH};
-use super::{checkpoint, Fail, Job, WorkerOut};
 use crate::count::dp::building::CHUNK;
 use crate::count::dp::disk::predicted_growth;
 use crate::count::dp::expand::{expand_chunk, Local};

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::segment::SegmentInfo;
 use super::super::split::SplitRange;
-use super::fail;
+use super::plan::fail;
 use crate::count::{CountError, DiskStats};
 
 /// One segment as the manifest names it.

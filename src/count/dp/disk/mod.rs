@@ -29,20 +29,23 @@
 mod estimate;
 mod manifest;
 mod parts;
+mod plan;
 mod room;
 
 pub(crate) use estimate::predicted_growth;
 pub(crate) use manifest::SegmentRec;
 pub(crate) use parts::{batch_for, level_for};
+pub(crate) use plan::{DiskPlan, MAX_LEVEL};
+pub use room::default_disk_bytes;
 pub(crate) use room::{free_bytes, room_for, NoRoom};
 
 use estimate::{parity_share, share, GIB};
 use manifest::{Manifest, FORMAT, MANIFEST};
 use parts::part;
+use plan::{fail, io_fail, over_disk, PartError};
 
 use std::fs;
-use std::io::{self, ErrorKind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use super::segment;
@@ -52,46 +55,6 @@ use crate::board::Position;
 use crate::count::{CountError, DiskStats, LayerRow};
 use crate::memory::MemoryError;
 use crate::progress::Progress;
-
-/// Where and within what the disk store works.
-#[derive(Debug, Clone)]
-pub(crate) struct DiskPlan {
-    /// The run's own directory (created; removed at the end of the run).
-    pub dir: PathBuf,
-    /// Bytes the layer files may take.
-    pub disk_budget: u64,
-    /// Bytes the tables and buffers may take.
-    pub memory_budget: u64,
-    /// The budget bounds the process's resident memory too (`CountOptions::whole_process`).
-    pub whole_process: bool,
-}
-
-fn fail(dir: &Path, msg: impl std::fmt::Display) -> CountError {
-    CountError::Disk {
-        dir: dir.to_path_buf(),
-        msg: msg.to_string(),
-    }
-}
-
-/// More disk needed than allowed or free.
-fn over_disk(dir: &Path, msg: String) -> CountError {
-    CountError::DiskBudget {
-        dir: dir.to_path_buf(),
-        msg,
-    }
-}
-
-/// An I/O error as a count error: a full disk or an exhausted budget says so and how to go on.
-fn io_fail(dir: &Path, e: &io::Error) -> CountError {
-    if e.kind() == ErrorKind::StorageFull {
-        over_disk(
-            dir,
-            format!("{e}; raise --disk or free space, then run again with --resume"),
-        )
-    } else {
-        fail(dir, e)
-    }
-}
 
 /// Whether the run directory holds a stopped disk run.
 pub(crate) fn has_run(dir: &Path) -> bool {
@@ -220,22 +183,6 @@ pub(crate) fn resume<S: Slot<N>, const N: usize>(
     drive::<S, N>(pk, m, resumed, plan, progress)
 }
 
-/// Why one part could not be built.
-enum PartError {
-    /// Its tables outgrew the memory budget: split it finer. The bytes in use, and what held
-    /// them, in words.
-    Memory(usize, String),
-    Count(CountError),
-}
-
-impl From<CountError> for PartError {
-    fn from(e: CountError) -> PartError {
-        PartError::Count(e)
-    }
-}
-
-/// The finest split tried before giving up on the memory budget.
-pub(crate) const MAX_LEVEL: u32 = 24;
 /// The finest split a layer may be planned with: each part reads the whole current layer, so
 /// a budget that needs more than 1,024 parts is refused as too small.
 const MAX_PLANNED_LEVEL: u32 = 10;

@@ -12,7 +12,7 @@ use super::super::split::{SplitRange, Splitter};
 use super::super::{Building, Expansion, Key, Packer, Slot, Tally};
 use super::estimate::human;
 use super::manifest::{Manifest, SegmentRec};
-use super::{fail, io_fail, DiskPlan, PartError, MAX_LEVEL};
+use super::plan::{fail, io_fail, DiskPlan, PartError, MAX_LEVEL};
 use crate::count::CountError;
 use crate::progress::Progress;
 

@@ -41,6 +41,13 @@ pub(crate) fn room_for(
     }
 }
 
+/// The disk store's budget when `--disk` is not given: the free space of `tmp_dir` less 1 GiB
+/// (kept free for the system and the results), 0 if that is not known.
+#[must_use]
+pub fn default_disk_bytes(tmp_dir: &Path) -> u64 {
+    free_bytes(tmp_dir).unwrap_or(0).saturating_sub(1 << 30)
+}
+
 /// Free bytes on the file system of `dir`, if known.
 pub(crate) fn free_bytes(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;

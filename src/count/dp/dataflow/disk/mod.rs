@@ -35,9 +35,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use state::{at, parse, read_saved, save, State};
 use stream::{expand_from_disk, Bar};
 
+use super::job::{Fail, Job};
 use super::part::Part;
 use super::rounds::Rounds;
-use super::{Fail, Job};
 use crate::count::dp::disk::{
     batch_for, level_for, predicted_growth, room_for, DiskPlan, NoRoom, SegmentRec, MAX_LEVEL,
 };

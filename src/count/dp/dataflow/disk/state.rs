@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::super::Fail;
+use super::super::job::Fail;
 use crate::count::dp::disk::SegmentRec;
 
 const STATE: &str = "state.json";

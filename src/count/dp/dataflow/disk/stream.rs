@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 
+use super::super::job::{Fail, Job};
 use super::super::rounds::{flush, Rounds};
 use super::super::wire::FLUSH;
-use super::super::{Fail, Job};
 use super::state::{at, State};
 use crate::count::dp::building::CHUNK;
 use crate::count::dp::expand::{expand_chunk, Local};

@@ -108,11 +108,12 @@ fn board_index(shape: Shape) -> usize {
     (6 * (shape.rows() - 3) + shape.cols() - 3) as usize
 }
 
-/// The layout of `shape`'s patterns (computed once per board). Each pattern of [`bases`] in
-/// both orientations (the other one transposed), unless the board's symmetries already made
-/// it from an earlier one, has as instances its images under the board's symmetries (8 on a
-/// square, 4 on a rectangle), each set of squares kept once in the first order met; every
-/// instance lies inside the board. On 8x8 this is the layout of the shipped weights.
+/// The layout of `shape`'s patterns (computed once per board). Each kind of pattern (see the
+/// module doc) in both orientations (the other one transposed), unless the board's symmetries
+/// already made it from an earlier one, has as instances its images under the board's
+/// symmetries (8 on a square, 4 on a rectangle), each set of squares kept once in the first
+/// order met; every instance lies inside the board. On 8x8 this is the layout of the shipped
+/// weights.
 pub fn layout(shape: Shape) -> &'static Layout {
     static LAYOUTS: [OnceLock<Layout>; 36] = [const { OnceLock::new() }; 36];
     LAYOUTS[board_index(shape)].get_or_init(|| {

@@ -12,12 +12,13 @@
 //! **Method.** Negamax alpha-beta, fail-soft, with principal-variation search (or MTD(f), see
 //! [`Tuning::mtdf`]), a shared transposition table ([`table`]) keyed by symmetry-canonical forms
 //! near the root, move ordering (hash move, fewest opponent replies, corners, parity, and a
-//! shallow search whose evaluation counts stable discs, on 8x8 the trained [`pattern`]
-//! evaluation), enhanced transposition cutoff, a
+//! shallow search whose evaluation counts stable discs, or on a board with shipped weights
+//! (8x8, 6x6, 5x7, ...) the trained [`pattern`] evaluation), enhanced transposition cutoff, a
 //! stability cutoff ([`stability`]), a special solver for the last few empty squares
 //! ([`endgame`]) and a parallel young-brothers-wait search on rayon ([`parallel`]). At the root,
 //! MTD(f) starts from a guess by a short heuristic search ([`train`] fits the pattern
-//! evaluation); on 8x8, from 20 empty squares, selective passes with probcut ([`probcut`])
+//! evaluation); with the pattern evaluation, from 20 empty squares, selective passes with
+//! probcut ([`probcut`])
 //! come first and leave their best moves in the table for the exact search. Each is switched by a field of
 //! [`Tuning`] so it can be measured; BENCHMARKS.md has the figures.
 //!

@@ -56,8 +56,11 @@ fn stop(args: &[&str], signal: i32, after: Duration) -> (Duration, Option<i32>, 
 fn assert_stopped(args: &[&str], signal: i32, after: Duration) -> String {
     let (took, code, err) = stop(args, signal, after);
     assert_eq!(code, Some(130), "{args:?} on signal {signal}: {err}");
+    // Stopping includes writing the checkpoint (a 4x6 layer: tens of MB), which took up to
+    // 2.1 s at a load of 12 on two cores: the bound is for a stop that does not wait for
+    // the work to finish, not a timing.
     assert!(
-        took < Duration::from_secs(2),
+        took < Duration::from_secs(6),
         "{args:?} took {took:?} to stop on signal {signal}"
     );
     err

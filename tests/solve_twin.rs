@@ -396,6 +396,38 @@ fn committed_solutions_under_both_rules_agree() {
     }
 }
 
+#[test]
+fn committed_principal_variations_end_as_the_solver_plays_them() {
+    // The principal variation rule (the first move that keeps the value, in a fixed order) must
+    // not change with the search or with the weights shipped for a board: from the first point
+    // of each committed principal variation with at most 18 empty squares, the solver's
+    // continuation at the committed value is the committed line's rest.
+    for shape in committed_boards() {
+        for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
+            let s = committed_solution(shape, scoring);
+            let pv: Vec<&str> = s["pv"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            let value = i32::try_from(s["value"].as_i64().unwrap()).unwrap();
+            let mut pos = shape.start();
+            let mut k = 0;
+            while k == 0 || pos.empty().count_ones() > 18 {
+                pos = pos.after_moves(pv[k]).unwrap().0;
+                k += 1;
+            }
+            let mover_value = if pos.black_to_move() { value } else { -value };
+            let mut solver = Solver::new(16);
+            solver.set_scoring(scoring);
+            let (rest, _) = solver.continuation(&pos, mover_value);
+            let rest: Vec<String> = rest.iter().map(|&m| pos.move_name(m)).collect();
+            assert_eq!(rest, pv[k..], "{shape} {scoring:?} after {k} plies");
+        }
+    }
+}
+
 /// The committed values of the boards `rows_cols` under both rules against plain minimax.
 fn check_against_the_twin(rows_cols: &[(u32, u32)]) {
     for &(r, c) in rows_cols {

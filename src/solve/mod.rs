@@ -25,8 +25,9 @@
 //! **Determinism.** Values are exact, so they do not depend on the number of threads. The
 //! principal variation is rebuilt from the exact value by a fixed rule (the first best root move
 //! in row-major order; after it, at each turn the first move that keeps the value in the order
-//! of a fixed depth-2 heuristic search, ties in row-major order), so it does not depend on them
-//! either, nor on the tuning (only [`Tuning::pv_order`] off changes it, to row-major order at
+//! of a fixed depth-2 search with the mobility evaluation on every board, [`Tuning::pv_rule`],
+//! ties in row-major order), so it does not depend on them either, nor on the tuning or the
+//! shipped pattern weights (only [`Tuning::pv_order`] off changes it, to row-major order at
 //! every turn).
 //!
 //! # Examples
@@ -207,11 +208,12 @@ impl Solver {
     }
 
     /// The legal moves of `pos` with their children in the order the principal variation
-    /// tries them (see the module docs): a fixed depth-2 heuristic search, independent of the
-    /// table and the tuning, ties in row-major order. Empty when the side to move must pass.
+    /// tries them (see the module docs): a fixed depth-2 search with the mobility evaluation
+    /// ([`Tuning::pv_rule`]), independent of the table, the tuning and the shipped weights, ties
+    /// in row-major order. Empty when the side to move must pass.
     pub fn pv_order(&mut self, pos: &Position) -> Vec<(Move, Position)> {
         self.prepare(pos.shape(), self.scoring);
-        let ctx = Ctx::new(&self.table, Tuning::default(), pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, Tuning::pv_rule(), pos.shape(), self.scoring);
         let mut s = searcher(&ctx);
         pv_order(&mut *s, pos)
             .into_iter()
@@ -473,7 +475,7 @@ fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
 
 /// Perfect play from `pos` whose value for the side to move is `value`: at each turn the first
 /// move whose child keeps the value, in the order of [`Searcher::pv_order_key`] on a
-/// default-tuned context (row-major with [`Tuning::pv_order`] off), tested by a null-window
+/// context of [`Tuning::pv_rule`] (row-major with [`Tuning::pv_order`] off), tested by a null-window
 /// search at the value, or with [`Tuning::pv_null_window`] off by a search with the window just
 /// around it. The root's choice comes from `move_values` (black-relative, times `sign`).
 fn principal_variation(
@@ -502,7 +504,7 @@ fn continue_pv(ctx: &Ctx<'_>, pos: &Position, value: i32, pv: &mut Vec<Move>) {
     let mut v = value;
     let mut s = searcher(ctx);
     // The move order of the PV rule: a fixed shallow search, whatever the tuning.
-    let fixed_ctx = Ctx::new(ctx.table, Tuning::default(), ctx.shape, ctx.scoring);
+    let fixed_ctx = Ctx::new(ctx.table, Tuning::pv_rule(), ctx.shape, ctx.scoring);
     let mut fixed = searcher(&fixed_ctx);
     loop {
         let moves = pos.moves();

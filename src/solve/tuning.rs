@@ -208,6 +208,20 @@ impl Default for Tuning {
     }
 }
 
+impl Tuning {
+    /// The tuning of the principal variation's fixed move order ([`Tuning::pv_order`]): the
+    /// default with the mobility evaluation on every board, so that shipping a board's pattern
+    /// weights changes no principal variation (every committed one was chosen this way).
+    #[must_use]
+    pub fn pv_rule() -> Tuning {
+        Tuning {
+            pattern_order: false,
+            pattern_guess: false,
+            ..Tuning::default()
+        }
+    }
+}
+
 /// When the selective passes run and how sure each is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Probcut {

@@ -15,9 +15,9 @@ pub struct UsageError(pub String);
 #[error("{0}")]
 pub struct Interrupted(pub String);
 
-/// Which board, and where on it to start.
+/// Which board: a square of `-n` squares a side, or `--rows` by `--cols`.
 #[derive(Debug, Clone, Args)]
-pub struct BoardArgs {
+pub struct ShapeArgs {
     /// A square board of N x N squares.
     #[arg(long, short = 'n', value_parser = clap::value_parser!(u32).range(3..=8),
           conflicts_with_all = ["rows", "cols"])]
@@ -28,6 +28,24 @@ pub struct BoardArgs {
     /// Columns of a rectangular board (with --rows).
     #[arg(long, value_parser = clap::value_parser!(u32).range(3..=8), requires = "rows")]
     pub cols: Option<u32>,
+}
+
+impl ShapeArgs {
+    /// The board asked for, or `None` when neither `-n` nor `--rows/--cols` was given.
+    pub fn given(&self) -> Result<Option<Shape>> {
+        Ok(match (self.size, self.rows, self.cols) {
+            (Some(n), _, _) => Some(Shape::square(n)?),
+            (None, Some(r), Some(c)) => Some(Shape::new(r, c)?),
+            _ => None,
+        })
+    }
+}
+
+/// Which board, and where on it to start.
+#[derive(Debug, Clone, Args)]
+pub struct BoardArgs {
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     /// Start after these moves from the start position, e.g. "c4c3e6" or "f5 d6 pass c3".
     #[arg(long)]
     pub moves: Option<String>,
@@ -41,10 +59,9 @@ impl BoardArgs {
     /// The board shape asked for, or a square board of `default` squares a side. A board string
     /// alone fixes a square board by its length.
     pub fn shape(&self, default: u32) -> Result<Shape> {
-        Ok(match (self.size, self.rows, self.cols) {
-            (Some(n), _, _) => Shape::square(n)?,
-            (None, Some(r), Some(c)) => Shape::new(r, c)?,
-            _ => match &self.board {
+        Ok(match self.shape.given()? {
+            Some(shape) => shape,
+            None => match &self.board {
                 Some(b) => Position::from_board_string(b, None)?.shape(),
                 None => Shape::square(default)?,
             },

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use reversi_nxn::board::Scoring;
 
-pub use args::{BoardArgs, Interrupted, UsageError};
+pub use args::{BoardArgs, Interrupted, ShapeArgs, UsageError};
 
 /// The flag the signal handler sets for a command that saves its work.
 static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();

@@ -11,7 +11,7 @@ use reversi_nxn::progress::Progress;
 use reversi_nxn::solve::probcut::evaluation_errors;
 use reversi_nxn::solve::train::{fit, sample_empties, solve_samples, Sample};
 
-use super::UsageError;
+use super::{ShapeArgs, UsageError};
 use crate::bar::Bar;
 
 /// Games solved between two saves of the samples file.
@@ -22,16 +22,9 @@ const MAX_ERROR_DEPTH: u32 = 8;
 /// Arguments of `reversi train-eval`.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// A square board of N x N squares [default: 8].
-    #[arg(long, short = 'n', value_parser = clap::value_parser!(u32).range(3..=8),
-          conflicts_with_all = ["rows", "cols"])]
-    pub size: Option<u32>,
-    /// Rows of a rectangular board (with --cols).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(3..=8), requires = "cols")]
-    pub rows: Option<u32>,
-    /// Columns of a rectangular board (with --rows).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(3..=8), requires = "rows")]
-    pub cols: Option<u32>,
+    /// The board [default: 8x8].
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     /// Games to play; one position of each (with --empties empty squares) is solved.
     #[arg(long, default_value_t = 100_000)]
     pub games: u64,
@@ -72,10 +65,9 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if args.games < 10 {
         return Err(UsageError("--games must be at least 10".into()).into());
     }
-    let shape = match (args.size, args.rows, args.cols) {
-        (Some(n), _, _) => Shape::square(n)?,
-        (None, Some(r), Some(c)) => Shape::new(r, c)?,
-        _ => Shape::square(8)?,
+    let shape = match args.shape.given()? {
+        Some(shape) => shape,
+        None => Shape::square(8)?,
     };
     let default_empties = sample_empties(shape);
     let empties = match &args.empties {

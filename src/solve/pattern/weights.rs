@@ -244,7 +244,10 @@ pub(super) fn asset(shape: Shape) -> Option<&'static [u8]> {
     Some(match (shape.rows(), shape.cols()) {
         (5, 7) => include_bytes!("../../../assets/eval/pattern5x7.bin"),
         (6, 6) => include_bytes!("../../../assets/eval/pattern6x6.bin"),
+        (5, 8) => include_bytes!("../../../assets/eval/pattern5x8.bin"),
         (6, 7) => include_bytes!("../../../assets/eval/pattern6x7.bin"),
+        (6, 8) => include_bytes!("../../../assets/eval/pattern6x8.bin"),
+        (7, 7) => include_bytes!("../../../assets/eval/pattern7x7.bin"),
         (8, 8) => include_bytes!("../../../assets/eval/pattern8x8.bin"),
         _ => return None,
     })

@@ -330,6 +330,16 @@ fn committed_solution(shape: Shape, scoring: Scoring) -> serde_json::Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// The moves of a committed solution's principal variation.
+fn committed_pv(s: &serde_json::Value) -> Vec<&str> {
+    s["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect()
+}
+
 /// Checks a committed solution of `shape`'s start under `scoring` against itself: its
 /// principal variation replays from the start to a finished game of its final discs and
 /// value. Returns the value.
@@ -341,12 +351,7 @@ fn check_committed(shape: Shape, scoring: Scoring) -> i32 {
         start.to_board_string(),
         "{shape} {scoring:?}"
     );
-    let pv: Vec<&str> = s["pv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let pv = committed_pv(&s);
     let (end, _) = start.after_moves(&pv.join(" ")).unwrap();
     assert!(
         end.is_over(),
@@ -405,12 +410,7 @@ fn committed_principal_variations_end_as_the_solver_plays_them() {
     for shape in committed_boards() {
         for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
             let s = committed_solution(shape, scoring);
-            let pv: Vec<&str> = s["pv"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap())
-                .collect();
+            let pv = committed_pv(&s);
             let value = i32::try_from(s["value"].as_i64().unwrap()).unwrap();
             let mut pos = shape.start();
             let mut k = 0;

@@ -93,21 +93,22 @@ fn proofs_in_units_give_the_answer_of_solve() {
     ];
     for (i, (board, unit)) in cases.iter().enumerate() {
         for scoring in ["discs", "winner-takes-empties"] {
-            let dir = tmp.path().join(format!("{i}-{scoring}"));
-            let dir = dir.to_str().unwrap();
-            let proved = json(&reversi(&prove_args(board, dir, unit, scoring)));
-            assert_eq!(
-                answer(&proved),
-                solve(board, scoring),
-                "{board:?} {scoring}"
-            );
+            let want = solve(board, scoring);
+            // Every kind of unit window gives the same answer.
+            for window in ["retest", "null", "exact"] {
+                let dir = tmp.path().join(format!("{i}-{scoring}-{window}"));
+                let dir = dir.to_str().unwrap();
+                let mut args = prove_args(board, dir, unit, scoring);
+                args.extend(["--unit-window", window]);
+                let proved = json(&reversi(&args));
+                assert_eq!(answer(&proved), want, "{board:?} {scoring} {window}");
+            }
         }
     }
 }
 
-/// The units of each log file (position and window), checking each is owned by its file's
-/// process.
-fn units_of(dir: &Path) -> Vec<(String, i64)> {
+/// The units of each log file (position and window).
+fn units_of(dir: &Path) -> Vec<(String, i64, Option<i64>)> {
     let mut all = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -118,6 +119,7 @@ fn units_of(dir: &Path) -> Vec<(String, i64)> {
             all.push((
                 v["position"].as_str().unwrap().to_string(),
                 v["alpha"].as_i64().unwrap(),
+                v["beta"].as_i64(),
             ));
         }
     }
@@ -323,6 +325,30 @@ fn damaged_logs_are_refused_and_torn_lines_redone() {
     // The good log put back: read whole, the same answer.
     std::fs::write(&log, &good).unwrap();
     assert_eq!(answer(&json(&reversi(&args))), want);
+}
+
+#[test]
+fn a_proof_keeps_its_unit_window() {
+    // A log begun with null-window units goes on with them when resumed without
+    // --unit-window, and refuses another window (it would choose other units).
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("w");
+    let dir = dir.to_str().unwrap();
+    let board: &[&str] = &["-n", "5"];
+    let with = |window: Option<&str>| {
+        let mut args = prove_args(board, dir, "15", "discs");
+        if let Some(w) = window {
+            args.extend(["--unit-window", w]);
+        }
+        reversi(&args)
+    };
+    let want = solve(board, "discs");
+    assert_eq!(answer(&json(&with(Some("null")))), want);
+    assert!(units_of(Path::new(dir)).iter().all(|u| u.2.is_none()));
+    fails_with(&with(Some("retest")), 2, "belongs to another proof");
+    assert_eq!(answer(&json(&with(None))), want);
+    let out = reversi(&["prove", "-n", "5", "--unit-window", "wide"]);
+    fails_with(&out, 2, "wide");
 }
 
 #[test]

@@ -184,6 +184,36 @@ fn random_rectangle_positions() {
     check_random(Shape::new(5, 6).unwrap(), 100, 12, 56);
 }
 
+/// `Solver::confined` (MTD(f) kept inside a window, the proof's window units) against the
+/// twin: a value inside the window exactly, one outside it a true bound beyond the window
+/// (the fail-soft answer of a window search), for windows of every width and place.
+#[test]
+fn confined_windows_against_the_twin() {
+    let mut rng = Rng(88);
+    let shape = Shape::new(4, 5).unwrap();
+    let mut solver = Solver::new(4);
+    let squares = shape.squares() as i32;
+    for _ in 0..150 {
+        let pos = random_position(shape, 14, &mut rng);
+        let mut memo = HashMap::new();
+        let twin = minimax(&pos, &mut memo);
+        let v = if pos.black_to_move() { twin } else { -twin };
+        let alpha = rng.below(2 * squares as usize + 2) as i32 - squares - 1;
+        let beta = alpha + 1 + rng.below(8) as i32;
+        solver.clear();
+        let (r, nodes) = solver.confined(&pos, alpha, beta);
+        assert!(nodes > 0);
+        let ok = if v <= alpha {
+            v <= r && r <= alpha
+        } else if v >= beta {
+            beta <= r && r <= v
+        } else {
+            r == v
+        };
+        assert!(ok, "{pos}: value {v}, window ({alpha}, {beta}), result {r}");
+    }
+}
+
 #[test]
 #[ignore = "thousands of positions; run with cargo test --test solve_twin -- --ignored"]
 fn thousands_of_random_positions() {

@@ -55,6 +55,12 @@ pub struct ProveArgs {
     /// moves' values.
     #[arg(long, default_value_t = 100_000)]
     pub order_nodes: u64,
+    /// Which tests the units are: `retest` (a null-window test the first time a position is
+    /// asked, its exact value once the hypothesis has moved through it), `null` (null-window
+    /// tests only, as proofs before session 33) or `exact` (every unit finds its position's
+    /// exact value). Default: the log's, or `retest` for a new proof.
+    #[arg(long, value_name = "WINDOW", value_parser = ["retest", "null", "exact"])]
+    pub unit_window: Option<String>,
     /// Milliseconds between reads of the other processes' logs while waiting for them.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..=600_000))]
     pub poll_ms: u64,
@@ -132,9 +138,26 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     let mut solve_opts = SolveOptions::default();
     super::solve::without(&mut solve_opts.tuning, &args.without)?;
     let dir = log_dir(args, &pos, from_start)?;
+    let mut window = args.unit_window.as_deref().map(|w| {
+        reversi_nxn::proof::Window::from_name(w).expect("clap checks the unit window's name")
+    });
     // A proof keeps the evaluation it started with (it chooses the units): a log ordered by
     // the hand-made evaluation goes on with it, whatever weights this build has for the board.
-    if let Some(h) = reversi_nxn::proof::log::existing_header(&dir)? {
+    // So it keeps its unit window, unless another is asked for (and then refused by the log).
+    let existing = reversi_nxn::proof::log::existing_header(&dir)?;
+    if let (None, Some(h)) = (window, &existing) {
+        window = reversi_nxn::proof::Window::from_name(&h.unit_window);
+        if window.is_none() {
+            return Err(UsageError(format!(
+                "the log in {} has unit window '{}', which this build does not know",
+                dir.display(),
+                h.unit_window
+            ))
+            .into());
+        }
+    }
+    let window = window.unwrap_or(reversi_nxn::proof::Window::Retest);
+    if let Some(h) = existing {
         let ours = reversi_nxn::proof::evaluation(pos.shape(), &solve_opts.tuning);
         if h.eval == "mobility" && ours != h.eval {
             solve_opts.tuning.pattern_order = false;
@@ -196,6 +219,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
         unit_empties,
         hash_mb,
         order_nodes: args.order_nodes,
+        window,
         workers,
         process: args.process,
         processes: args.processes,

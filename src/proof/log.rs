@@ -46,6 +46,15 @@ pub struct Header {
     /// before it was recorded were all ordered by `mobility`.
     #[serde(default = "mobility")]
     pub eval: String,
+    /// Which tests the leaves get ([`super::Window::name`]): it changes which units run. Logs
+    /// written before it was recorded were all of null-window tests.
+    #[serde(default = "null")]
+    pub unit_window: String,
+}
+
+/// The unit window of the logs that predate [`Header::unit_window`].
+fn null() -> String {
+    "null".to_string()
 }
 
 /// The evaluation of the logs that predate [`Header::eval`].
@@ -89,9 +98,13 @@ impl Header {
 pub struct Record {
     /// The unit's position: canonical discs, the side to move as `X`.
     pub position: String,
-    /// The window was `(alpha, alpha + 1)`, for the side to move.
+    /// The window was `(alpha, beta)`, for the side to move.
     pub alpha: i32,
-    /// The fail-soft result: `v >= result` if above `alpha`, else `v <= result`.
+    /// Absent for a null-window test (`alpha + 1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beta: Option<i32>,
+    /// The fail-soft result: `v >= result` if at least `beta`, `v <= result` if at most
+    /// `alpha`, else `v == result`.
     pub result: i32,
     /// Positions searched (one thread, a fresh table).
     pub nodes: u64,
@@ -256,8 +269,16 @@ fn check_header(path: &Path, first: &str, header: &Header) -> Result<(), ProofEr
 fn describe(h: &Header) -> String {
     format!(
         "{} from {} under {}, units of {} empty squares, {} MiB tables, order nodes \
-         {}, tuning '{}', evaluation {}",
-        h.board, h.root, h.scoring, h.unit_empties, h.hash_mb, h.order_nodes, h.tuning, h.eval
+         {}, tuning '{}', evaluation {}, unit window {}",
+        h.board,
+        h.root,
+        h.scoring,
+        h.unit_empties,
+        h.hash_mb,
+        h.order_nodes,
+        h.tuning,
+        h.eval,
+        h.unit_window
     )
 }
 
@@ -353,12 +374,20 @@ impl Reader {
             return Err(damaged("its position is not in canonical form".into()));
         }
         let squares = self.shape.squares() as i32;
-        if r.alpha.abs() > squares || r.result.abs() > squares {
+        let beta = r.beta.unwrap_or(r.alpha + 1);
+        if r.alpha < -squares - 1 || beta > squares + 1 || r.result.abs() > squares {
             return Err(damaged("a value beyond the board".into()));
+        }
+        if beta <= r.alpha + 1 && r.beta.is_some() {
+            return Err(damaged(format!(
+                "its window ({}, {beta}) is not wider than a null window",
+                r.alpha
+            )));
         }
         let unit = Unit {
             key,
             alpha: r.alpha,
+            beta,
         };
         if !facts.add(unit, r.result, squares) {
             return Err(damaged(format!(
@@ -394,6 +423,7 @@ mod tests {
         let old = r#"{"format":"reversi-nxn proof log 1","board":"6x7","root":"r","scoring":"discs","unit_empties":32,"hash_mb":512,"tuning":"","order_nodes":100000}"#;
         let h: Header = serde_json::from_str(old).unwrap();
         assert_eq!(h.eval, "mobility");
+        assert_eq!(h.unit_window, "null");
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(file_name(dir.path(), 0, 1), line(old)).unwrap();
         let read = existing_header(dir.path()).unwrap().unwrap();
@@ -405,5 +435,61 @@ mod tests {
             matches!(err, Err(ProofError::OtherRun { ref wanted, .. }) if wanted.contains("evaluation pattern")),
             "{err:?}"
         );
+    }
+
+    #[test]
+    fn exact_units_are_read_back_and_bad_windows_refused() {
+        let shape = Shape::new(4, 4).unwrap();
+        let root = shape.start();
+        let header = Header {
+            format: Header::FORMAT.to_string(),
+            board: shape.name(),
+            root: root.to_board_string(),
+            scoring: "discs".into(),
+            unit_empties: 8,
+            hash_mb: 1,
+            tuning: String::new(),
+            order_nodes: 1000,
+            eval: "mobility".into(),
+            unit_window: "retest".into(),
+        };
+        let pos = Position::from_player(shape, root.player(), root.opponent(), true);
+        let key = Tree::key(&pos);
+        let canonical = Position::from_player(shape, key.0, key.1, true).to_board_string();
+        let record = |alpha: i32, beta: Option<i32>, result: i32| {
+            let r = Record {
+                position: canonical.clone(),
+                alpha,
+                beta,
+                result,
+                nodes: 10,
+                seconds: 0.0,
+                build: "test".into(),
+            };
+            line(&serde_json::to_string(&r).unwrap())
+        };
+        let head = line(&serde_json::to_string(&header).unwrap());
+        let read = |body: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(file_name(dir.path(), 0, 1), format!("{head}{body}")).unwrap();
+            let mut facts = Facts::default();
+            let r = Reader::new(dir.path(), &header, shape).refresh(&mut facts);
+            (r, facts.get(key))
+        };
+        // A null test and an exact unit: the value is pinned, and a null record has no beta.
+        assert!(!record(0, None, 2).contains("beta"));
+        let (r, bounds) = read(&(record(0, None, 2) + &record(1, Some(17), 4)));
+        assert_eq!(r.unwrap(), 2);
+        assert_eq!(bounds, Some((4, 4)));
+        // A window no wider than a null window, or beyond the board: refused with its line.
+        for bad in [
+            record(3, Some(4), 4),
+            record(3, Some(3), 4),
+            record(1, Some(18), 4),
+        ] {
+            let (r, _) = read(&bad);
+            let e = r.unwrap_err().to_string();
+            assert!(e.contains("line 2"), "{e}");
+        }
     }
 }

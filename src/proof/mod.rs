@@ -40,6 +40,7 @@ use crate::solve::{SolveReport, Solver, Tuning};
 
 pub use error::ProofError;
 use log::{Header, Reader, Record, Writer};
+pub use tree::Window;
 use tree::{Facts, Select, Status, Tree, Unit};
 
 /// How to prove.
@@ -57,6 +58,8 @@ pub struct ProveOptions {
     pub hash_mb: usize,
     /// Nodes of the heuristic search that orders children and guesses root values.
     pub order_nodes: u64,
+    /// Which tests the leaves get.
+    pub window: Window,
     /// Units solved at once by this process.
     pub workers: usize,
     /// This process's index, from 0.
@@ -144,6 +147,7 @@ pub fn header(root: &Position, opts: &ProveOptions) -> Header {
         tuning: opts.tuning_name.clone(),
         order_nodes: opts.order_nodes,
         eval: evaluation(root.shape(), &opts.tuning),
+        unit_window: opts.window.name().to_string(),
     }
 }
 
@@ -153,6 +157,9 @@ pub fn owner(unit: Unit, processes: u32) -> u32 {
     let mut h = crate::fnv::OFFSET;
     for x in [unit.key.0, unit.key.1, unit.alpha as u32 as u64] {
         h = crate::fnv::fnv1a(h, &x.to_le_bytes());
+    }
+    if !unit.is_null() {
+        h = crate::fnv::fnv1a(h, &(unit.beta as u32 as u64).to_le_bytes());
     }
     (h % u64::from(processes)) as u32
 }
@@ -219,7 +226,13 @@ impl Prover<'_> {
     /// One pass of [`Prover::plan`].
     fn plan_once(&mut self) -> (Plan, Bounds) {
         let order_nodes = self.opts.order_nodes;
-        let mut sel = Select::new(&mut self.tree, &self.facts, &mut self.order, order_nodes);
+        let mut sel = Select::new(
+            &mut self.tree,
+            &self.facts,
+            &mut self.order,
+            order_nodes,
+            self.opts.window,
+        );
         let root = sel.tree().root();
         let children = sel.tree().children(root);
         let values: Vec<Option<i32>> = children
@@ -229,7 +242,7 @@ impl Prover<'_> {
             .collect();
         let bounds = root_bounds(&mut sel, &self.root);
         let plan = if values.iter().any(Option::is_none) {
-            Plan::Units(std::mem::take(&mut sel.units))
+            Plan::Units(sel.take_units())
         } else {
             walk_pv(&mut sel, &self.root, &bounds)
                 .map_or_else(Plan::Units, |(pv, leaf)| Plan::Proven { pv, leaf })
@@ -307,7 +320,7 @@ fn walk_pv(
                     break;
                 }
                 Status::Refuted => {}
-                Status::Pending => return Err(std::mem::take(&mut sel.units)),
+                Status::Pending => return Err(sel.take_units()),
             }
         }
         let (m, child) = next.expect("a move keeps the exact value");
@@ -488,6 +501,7 @@ pub fn prove(
                 w.record(&Record {
                     position: d.pos.to_board_string(),
                     alpha: d.unit.alpha,
+                    beta: (!d.unit.is_null()).then_some(d.unit.beta),
                     result: d.result,
                     nodes: d.nodes,
                     seconds: d.seconds,
@@ -596,6 +610,16 @@ fn unit_tuning(mut tuning: Tuning) -> Tuning {
     tuning
 }
 
+/// Solves `unit` of the position `pos` with `solver` (its table as it is): the result and the
+/// nodes it took.
+pub fn solve_unit(solver: &mut Solver, pos: &Position, unit: Unit) -> (i32, u64) {
+    if unit.is_null() {
+        solver.test(pos, unit.alpha)
+    } else {
+        solver.confined(pos, unit.alpha, unit.beta)
+    }
+}
+
 /// Starts `opts.workers` threads, each with a solver of its own, taking jobs from the first
 /// channel and giving results to the second; they end when the first is dropped.
 fn spawn_workers(opts: &ProveOptions) -> (mpsc::Sender<Job>, mpsc::Receiver<Done>) {
@@ -622,7 +646,7 @@ fn spawn_workers(opts: &ProveOptions) -> (mpsc::Sender<Job>, mpsc::Receiver<Done
                 });
                 s.clear();
                 let t = Instant::now();
-                let (result, nodes) = s.test(&job.pos, job.unit.alpha);
+                let (result, nodes) = solve_unit(s, &job.pos, job.unit);
                 let d = Done {
                     unit: job.unit,
                     pos: job.pos,

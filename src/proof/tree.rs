@@ -18,7 +18,7 @@
 //! Takizawa, "Othello is solved" (arXiv 2310.19387, section 3), there with Egaroucid for the
 //! leaves and here with this crate's solver.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use crate::board::{Position, Shape};
 use crate::solve::Solver;
@@ -26,20 +26,86 @@ use crate::solve::Solver;
 /// A position's key: its canonical discs, side to move first.
 pub type Key = (u64, u64);
 
-/// One null-window test: is the value of the position `key` (for its side to move) above
-/// `alpha`? Its fail-soft result `r` proves `v >= r` when `r > alpha`, else `v <= r`.
+/// One test of a position: a fail-soft search of the value of `key` (for its side to move)
+/// with the window `(alpha, beta)`; with `beta = alpha + 1`, the null-window test "is it above
+/// `alpha`?" (see [`Window`]). Its result `r` proves `v <= r` when `r <= alpha`, `v >= r` when
+/// `r >= beta`, and `v = r` between.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Unit {
     /// The position tested.
     pub key: Key,
-    /// The window is `(alpha, alpha + 1)`.
+    /// The window is `(alpha, beta)`.
     pub alpha: i32,
+    /// `alpha + 1` for a null-window test.
+    pub beta: i32,
+}
+
+impl Unit {
+    /// The null-window test of `key` at `alpha`.
+    #[must_use]
+    pub fn null(key: Key, alpha: i32) -> Unit {
+        Unit {
+            key,
+            alpha,
+            beta: alpha + 1,
+        }
+    }
+
+    /// Whether this is a null-window test.
+    #[must_use]
+    pub fn is_null(&self) -> bool {
+        self.beta == self.alpha + 1
+    }
+}
+
+/// How far beyond the bounds asked about a [`Window::Retest`] window reaches on each side, in
+/// discs: a hypothesis that moved once may move again.
+pub const RETEST_MARGIN: i32 = 3;
+
+/// Which tests the selection asks of a leaf.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Window {
+    /// Only null-window tests: a leaf is tested again at each new hypothesis that reaches it
+    /// (each test from an empty table). The proofs begun before session 33 ran so.
+    #[default]
+    Null,
+    /// A null-window test the first time a leaf is asked; once the facts hold a test of it
+    /// (the hypothesis moved through it), or when one selection asks it two questions, a
+    /// window [`RETEST_MARGIN`] wider on each side than the bounds asked about, searched by
+    /// MTD(f) confined to it ([`Solver::confined`]): a value inside it is found exactly, so the
+    /// next hypotheses near it need no test of the leaf again; one far outside costs about one
+    /// null-window test.
+    Retest,
+    /// Every unit finds its leaf's exact value (a window between the bounds the facts prove).
+    Exact,
+}
+
+impl Window {
+    /// The name of the log's header and of `prove --unit-window`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Window::Null => "null",
+            Window::Retest => "retest",
+            Window::Exact => "exact",
+        }
+    }
+
+    /// The policy of a name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Window> {
+        [Window::Null, Window::Retest, Window::Exact]
+            .into_iter()
+            .find(|w| w.name() == name)
+    }
 }
 
 /// What the finished units proved: the bounds of each leaf's value for its side to move.
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     bounds: HashMap<Key, (i32, i32)>,
+    /// Keys with at least one finished test.
+    tested: HashSet<Key>,
 }
 
 impl Facts {
@@ -51,15 +117,18 @@ impl Facts {
             .get(&unit.key)
             .copied()
             .unwrap_or((-squares, squares));
-        let (lo, hi) = if r > unit.alpha {
+        let (lo, hi) = if r <= unit.alpha {
+            (lo, hi.min(r))
+        } else if r >= unit.beta {
             (lo.max(r), hi)
         } else {
-            (lo, hi.min(r))
+            (lo.max(r), hi.min(r))
         };
         if lo > hi {
             return false;
         }
         self.bounds.insert(unit.key, (lo, hi));
+        self.tested.insert(unit.key);
         true
     }
 
@@ -69,11 +138,18 @@ impl Facts {
         self.bounds.get(&key).copied()
     }
 
-    /// Whether a finished test already decides `unit` (its answer follows from the bounds).
+    /// Whether a finished unit tested the position `key`.
+    #[must_use]
+    pub fn tested(&self, key: Key) -> bool {
+        self.tested.contains(&key)
+    }
+
+    /// Whether the finished tests already decide `unit`: a null-window test's answer follows
+    /// from the bounds, or the value is exact, or it lies outside the unit's window.
     #[must_use]
     pub fn decides(&self, unit: Unit) -> bool {
         self.get(unit.key)
-            .is_some_and(|(lo, hi)| lo > unit.alpha || hi <= unit.alpha)
+            .is_some_and(|(lo, hi)| lo == hi || hi <= unit.alpha || lo >= unit.beta)
     }
 }
 
@@ -295,20 +371,25 @@ pub struct Select<'a> {
     /// try children in row-major order without a heuristic, and may call a refuted question
     /// pending (never a pending one proven).
     dry: bool,
-    /// The units that decide the questions asked so far.
-    pub units: BTreeSet<Unit>,
+    /// Which tests leaves get.
+    window: Window,
+    /// The leaves asked so far, each with the bounds asked about (`v > b` and `v <= b` both
+    /// ask about `b`).
+    asked: BTreeMap<Key, BTreeSet<i32>>,
     /// Nodes of the heuristic searches that ordered children in this selection.
     pub heuristic_nodes: u64,
 }
 
 impl<'a> Select<'a> {
     /// A selection on `tree` under `facts`; `solver` orders children by a heuristic search of
-    /// `order_nodes` nodes (its values are kept in the tree).
+    /// `order_nodes` nodes (its values are kept in the tree); leaves get the tests of
+    /// `window`.
     pub fn new(
         tree: &'a mut Tree,
         facts: &'a Facts,
         solver: &'a mut Solver,
         order_nodes: u64,
+        window: Window,
     ) -> Select<'a> {
         Select {
             tree,
@@ -318,7 +399,8 @@ impl<'a> Select<'a> {
             bounds: HashMap::new(),
             answers: HashMap::new(),
             dry: false,
-            units: BTreeSet::new(),
+            window,
+            asked: BTreeMap::new(),
             heuristic_nodes: 0,
         }
     }
@@ -442,15 +524,47 @@ impl<'a> Select<'a> {
         st
     }
 
-    /// The unit of a leaf's question (added to the selection unless dry).
+    /// Asks a leaf's question (added to the selection unless dry).
     fn leaf_unit(&mut self, id: usize, b: i32) -> Status {
         if !self.dry {
-            self.units.insert(Unit {
-                key: Tree::key(&self.tree.nodes[id].pos),
-                alpha: b,
-            });
+            let key = Tree::key(&self.tree.nodes[id].pos);
+            self.asked.entry(key).or_default().insert(b);
         }
         Status::Pending
+    }
+
+    /// The units that decide the questions asked so far, forgetting them: a null-window test
+    /// per question, or with [`Window::Retest`] and [`Window::Exact`] one window per leaf.
+    pub fn take_units(&mut self) -> BTreeSet<Unit> {
+        let s = self.tree.squares;
+        let mut units = BTreeSet::new();
+        for (key, asked) in std::mem::take(&mut self.asked) {
+            let (lo, hi) = self.facts.get(key).unwrap_or((-s, s));
+            let (first, last) = (asked.first().copied(), asked.last().copied());
+            // A bound the facts prove is a window's end: a result there is exact with them.
+            let window = match (self.window, first, last) {
+                (Window::Exact, _, _) => Some((lo, hi)),
+                (Window::Retest, Some(b0), Some(b1))
+                    if asked.len() > 1 || self.facts.tested(key) =>
+                {
+                    Some((
+                        (b0 - RETEST_MARGIN).max(lo),
+                        (b1 + 1 + RETEST_MARGIN).min(hi),
+                    ))
+                }
+                _ => None,
+            };
+            match window {
+                Some((alpha, beta)) if beta > alpha + 1 => {
+                    units.insert(Unit { key, alpha, beta });
+                }
+                Some((alpha, _)) => {
+                    units.insert(Unit::null(key, alpha));
+                }
+                None => units.extend(asked.into_iter().map(|b| Unit::null(key, b))),
+            }
+        }
+        units
     }
 
     /// Whether the facts prove `v(id) > b` through any child, looking only (no unit added).
@@ -533,7 +647,11 @@ mod tests {
     /// are exact: their values equal those of the solver on the whole position.
     #[test]
     fn selection_with_solved_units_gives_the_solvers_values() {
-        for (r, c, unit) in [(4, 4, 8), (4, 5, 12), (3, 6, 8), (4, 4, 12)] {
+        let boards = [(4, 4, 8), (4, 5, 12), (3, 6, 8), (4, 4, 12)];
+        for ((r, c, unit), window) in boards
+            .into_iter()
+            .flat_map(|b| [Window::Null, Window::Retest, Window::Exact].map(|w| (b, w)))
+        {
             let shape = Shape::new(r, c).unwrap();
             let root = shape.start();
             let mut tree = Tree::new(&root, unit, Scoring::Discs);
@@ -543,9 +661,9 @@ mod tests {
             let squares = shape.squares() as i32;
             let children = tree.children(tree.root());
             let values = loop {
-                let mut sel = Select::new(&mut tree, &facts, &mut solver, 1000);
+                let mut sel = Select::new(&mut tree, &facts, &mut solver, 1000, window);
                 let values: Vec<Option<i32>> = children.iter().map(|&c| sel.exact(c, 0)).collect();
-                let units: Vec<Unit> = sel.units.iter().copied().collect();
+                let units: Vec<Unit> = sel.take_units().into_iter().collect();
                 if values.iter().all(Option::is_some) {
                     assert!(units.is_empty());
                     break values;
@@ -553,13 +671,22 @@ mod tests {
                 assert!(!units.is_empty(), "undecided with no unit to run");
                 for u in units {
                     let pos = tree.position_of(u.key);
-                    let r = worker.window(&pos, u.alpha, u.alpha + 1);
+                    match window {
+                        Window::Null => assert!(u.is_null()),
+                        Window::Exact => assert!(!u.is_null()),
+                        Window::Retest => {}
+                    }
+                    let (r, _) = crate::proof::solve_unit(&mut worker, &pos, u);
                     assert!(facts.add(u, r, squares));
                 }
             };
             for (&c, v) in children.iter().zip(values) {
                 let pos = tree.nodes[c].pos;
-                assert_eq!(v, Some(Solver::new(4).value(&pos)), "{shape} unit {unit}");
+                assert_eq!(
+                    v,
+                    Some(Solver::new(4).value(&pos)),
+                    "{shape} unit {unit} {window:?}"
+                );
             }
         }
     }
@@ -567,13 +694,28 @@ mod tests {
     #[test]
     fn facts_combine_bounds_and_refuse_contradictions() {
         let mut f = Facts::default();
-        let u = |alpha| Unit { key: (1, 2), alpha };
+        let u = |alpha| Unit::null((1, 2), alpha);
+        assert!(!f.tested((1, 2)));
         assert!(f.add(u(0), 4, 16)); // v >= 4
         assert!(f.add(u(6), 6, 16)); // v <= 6
         assert_eq!(f.get((1, 2)), Some((4, 6)));
+        assert!(f.tested((1, 2)));
         assert!(f.decides(u(3)));
         assert!(!f.decides(u(4)));
         assert!(!f.add(u(0), -2, 16)); // v <= -2 contradicts v >= 4
         assert_eq!(f.get((1, 2)), Some((4, 6)));
+        // An exact unit within the bounds: undecided until the value is known.
+        let exact = Unit {
+            key: (1, 2),
+            alpha: 3,
+            beta: 7,
+        };
+        assert!(!exact.is_null());
+        assert!(!f.decides(exact));
+        assert!(!f.add(exact, 2, 16)); // below the bound v >= 4
+        assert!(f.add(exact, 5, 16)); // v == 5
+        assert_eq!(f.get((1, 2)), Some((5, 5)));
+        assert!(f.decides(exact));
+        assert!(f.decides(u(9)));
     }
 }

@@ -197,6 +197,37 @@ impl Solver {
         (v, ctx.nodes())
     }
 
+    /// [`Solver::window`]'s answer by MTD(f) confined to the window, and the nodes it took:
+    /// null-window tests sharing the table, the first at the root guess `solve` makes (clamped
+    /// into the window), each next at the last one's fail-soft result, until the value is
+    /// exact or proven outside `(alpha, beta)`. A position far outside the window costs about
+    /// one null-window test, one inside it its exact value (a proof's unit that finds a value
+    /// near its hypothesis once, instead of testing it again at each new hypothesis).
+    pub fn confined(&mut self, pos: &Position, alpha: i32, beta: i32) -> (i32, u64) {
+        self.prepare(pos.shape(), self.scoring);
+        let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
+        let mut s = searcher(&ctx);
+        let (p, o) = (pos.player(), pos.opponent());
+        let budget = guess_budget(&self.tuning, pos.shape(), pos.empty().count_ones());
+        let guess = if budget > 0 { s.guess(p, o, budget) } else { 0 };
+        let (mut lower, mut upper) = (-search::INF, search::INF);
+        let mut g = guess;
+        // Proven: lower <= v <= upper. Stop once exact or outside the window.
+        while lower < upper && upper > alpha && lower < beta {
+            // Test v >= t for a t not yet decided, in alpha < t <= beta.
+            let t = g.clamp((alpha + 1).max(lower + 1), beta.min(upper));
+            g = s.search(p, o, t - 1, t);
+            if g < t {
+                upper = g;
+            } else {
+                lower = g;
+            }
+        }
+        drop(s);
+        let r = if upper <= alpha { upper } else { lower };
+        (r, ctx.nodes())
+    }
+
     /// [`Solver::window`] with the null window `(alpha, alpha + 1)`, and the nodes it took.
     pub fn test(&mut self, pos: &Position, alpha: i32) -> (i32, u64) {
         self.prepare(pos.shape(), self.scoring);

@@ -186,21 +186,27 @@ fn random_rectangle_positions() {
 
 /// `Solver::confined` (MTD(f) kept inside a window, the proof's window units) against the
 /// twin: a value inside the window exactly, one outside it a true bound beyond the window
-/// (the fail-soft answer of a window search), for windows of every width and place.
+/// (the fail-soft answer of a window search), for windows of every width and place, under
+/// both scoring rules.
 #[test]
 fn confined_windows_against_the_twin() {
     let mut rng = Rng(88);
     let shape = Shape::new(4, 5).unwrap();
-    let mut solver = Solver::new(4);
     let squares = shape.squares() as i32;
-    for _ in 0..150 {
+    for i in 0..150 {
+        let scoring = if i % 2 == 0 {
+            Scoring::Discs
+        } else {
+            Scoring::WinnerTakesEmpties
+        };
+        let mut solver = Solver::new(4);
+        solver.set_scoring(scoring);
         let pos = random_position(shape, 14, &mut rng);
         let mut memo = HashMap::new();
-        let twin = minimax(&pos, &mut memo);
+        let twin = minimax_under(&pos, scoring, &mut memo);
         let v = if pos.black_to_move() { twin } else { -twin };
         let alpha = rng.below(2 * squares as usize + 2) as i32 - squares - 1;
         let beta = alpha + 1 + rng.below(8) as i32;
-        solver.clear();
         let (r, nodes) = solver.confined(&pos, alpha, beta);
         assert!(nodes > 0);
         let ok = if v <= alpha {
@@ -210,7 +216,10 @@ fn confined_windows_against_the_twin() {
         } else {
             r == v
         };
-        assert!(ok, "{pos}: value {v}, window ({alpha}, {beta}), result {r}");
+        assert!(
+            ok,
+            "{pos} {scoring:?}: value {v}, window ({alpha}, {beta}), result {r}"
+        );
     }
 }
 

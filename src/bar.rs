@@ -134,6 +134,10 @@ impl Progress for Bar {
         }
     }
 
+    fn resize(&self, total: u64) {
+        self.bar.set_length(total);
+    }
+
     fn advance(&self, n: u64) {
         self.bar.inc(n);
         let Some(logged) = &self.logged else { return };

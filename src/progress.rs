@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub trait Progress: Sync {
     /// The amount of work ahead, in units the algorithm chooses (tasks, layers, positions).
     fn start(&self, _label: &str, _total: u64) {}
+    /// The amount of work ahead changed (a proof's new selection), the work done and the clock
+    /// of the time left kept.
+    fn resize(&self, _total: u64) {}
     /// `n` more units are done.
     fn advance(&self, _n: u64) {}
     /// The work is over.

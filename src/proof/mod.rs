@@ -469,9 +469,16 @@ pub fn prove(
             jobs.send(Job { unit, pos }).expect("the workers run");
         }
         let total = reader.units + left as u64;
+        // A new selection changes the total only: the time left is reckoned from the rate
+        // since this run's first unit, not since the last selection.
         match last_total {
-            Some((t, done)) if t == total => progress.advance(reader.units - done),
-            _ => {
+            Some((t, done)) => {
+                if t != total {
+                    progress.resize(total);
+                }
+                progress.advance(reader.units - done);
+            }
+            None => {
                 progress.start("prove", total);
                 progress.advance(reader.units);
             }

@@ -156,7 +156,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             .into());
         }
     }
-    let window = window.unwrap_or(reversi_nxn::proof::Window::Retest);
+    let window = window.unwrap_or_default();
     if let Some(h) = existing {
         let ours = reversi_nxn::proof::evaluation(pos.shape(), &solve_opts.tuning);
         if h.eval == "mobility" && ours != h.eval {

@@ -67,14 +67,14 @@ pub const RETEST_MARGIN: i32 = 3;
 pub enum Window {
     /// Only null-window tests: a leaf is tested again at each new hypothesis that reaches it
     /// (each test from an empty table). The proofs begun before session 33 ran so.
-    #[default]
     Null,
     /// A null-window test the first time a leaf is asked; once the facts hold a test of it
     /// (the hypothesis moved through it), or when one selection asks it two questions, a
     /// window [`RETEST_MARGIN`] wider on each side than the bounds asked about, searched by
     /// MTD(f) confined to it ([`Solver::confined`]): a value inside it is found exactly, so the
     /// next hypotheses near it need no test of the leaf again; one far outside costs about one
-    /// null-window test.
+    /// null-window test. The default for a new proof.
+    #[default]
     Retest,
     /// Every unit finds its leaf's exact value (a window between the bounds the facts prove).
     Exact,

@@ -56,9 +56,10 @@ pub struct ProveArgs {
     #[arg(long, default_value_t = 100_000)]
     pub order_nodes: u64,
     /// Which tests the units are: `retest` (a null-window test the first time a position is
-    /// asked, its exact value once the hypothesis has moved through it), `null` (null-window
-    /// tests only, as proofs before session 33) or `exact` (every unit finds its position's
-    /// exact value). Default: the log's, or `retest` for a new proof.
+    /// asked; once the hypothesis has moved through it, a search confined to a window 3 discs
+    /// beyond the bounds asked, exact inside it), `null` (null-window tests only, as proofs
+    /// before session 33) or `exact` (every unit finds its position's exact value). Default:
+    /// the log's, or `retest` for a new proof.
     #[arg(long, value_name = "WINDOW", value_parser = ["retest", "null", "exact"])]
     pub unit_window: Option<String>,
     /// Milliseconds between reads of the other processes' logs while waiting for them.

@@ -18,7 +18,7 @@
 //! Takizawa, "Othello is solved" (arXiv 2310.19387, section 3), there with Egaroucid for the
 //! leaves and here with this crate's solver.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::board::{Position, Shape};
 use crate::solve::Solver;
@@ -104,8 +104,6 @@ impl Window {
 #[derive(Debug, Clone, Default)]
 pub struct Facts {
     bounds: HashMap<Key, (i32, i32)>,
-    /// Keys with at least one finished test.
-    tested: HashSet<Key>,
 }
 
 impl Facts {
@@ -128,7 +126,6 @@ impl Facts {
             return false;
         }
         self.bounds.insert(unit.key, (lo, hi));
-        self.tested.insert(unit.key);
         true
     }
 
@@ -141,7 +138,7 @@ impl Facts {
     /// Whether a finished unit tested the position `key`.
     #[must_use]
     pub fn tested(&self, key: Key) -> bool {
-        self.tested.contains(&key)
+        self.bounds.contains_key(&key)
     }
 
     /// Whether the finished tests already decide `unit`: a null-window test's answer follows

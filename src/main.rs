@@ -94,6 +94,8 @@ fn exit_code(e: &anyhow::Error) -> i32 {
                 .is_some_and(reversi_nxn::perft::PerftError::is_input)
             || c.downcast_ref::<reversi_nxn::proof::ProofError>()
                 .is_some_and(reversi_nxn::proof::ProofError::is_usage)
+            || c.downcast_ref::<reversi_nxn::solve::state::StateError>()
+                .is_some_and(reversi_nxn::solve::state::StateError::is_usage)
     });
     if bad_input {
         2

@@ -4,11 +4,13 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use reversi_nxn::board::{Move, Scoring};
 use reversi_nxn::solve::probcut::MAX_LEVELS;
+use reversi_nxn::solve::state::{SolveState, SAVED_BYTES};
 use reversi_nxn::solve::{convention, Mode, SolveOptions, SolveReport, Solver};
 
 use super::{BoardArgs, UsageError};
@@ -66,6 +68,22 @@ pub struct SolveArgs {
     /// solution-winner-takes-empties.json (start position only).
     #[arg(long)]
     pub save: bool,
+    /// Keep the solve's state in this directory, so that a stop, a crash or `kill -9` loses
+    /// only the last few minutes: each root move's value as it is found, and every
+    /// --snapshot-secs the table's bounds of the largest subtrees. Run the same command with
+    /// --resume to go on (start position or --moves/--board; --mode all).
+    #[arg(long, value_name = "DIR", conflicts_with = "file")]
+    pub state: Option<PathBuf>,
+    /// Go on with the solve kept in --state (or start it, if the directory has none).
+    #[arg(long, requires = "state")]
+    pub resume: bool,
+    /// Seconds between the table snapshots written into --state.
+    #[arg(long, requires = "state", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub snapshot_secs: u64,
+    /// MiB at most of a table snapshot in --state (24 bytes a bound): the bounds of the
+    /// positions with the most empty squares that fit.
+    #[arg(long, requires = "state", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub state_mb: u64,
     /// Find exact values by one principal-variation search with the full window instead of
     /// MTD(f)'s null-window tests.
     #[arg(long)]
@@ -318,7 +336,43 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if args.save && mode != Mode::All {
         return Err(UsageError("--save writes the solution of --mode all".into()).into());
     }
-    reversi_nxn::memory::check_available(args.hash_mb as u64)?;
+    if args.state.is_some() && mode != Mode::All {
+        return Err(UsageError("--state keeps the state of --mode all only".into()).into());
+    }
+    // A snapshot is built in memory (40 bytes a bound) as it is written (24).
+    let state_mb = if args.state.is_some() {
+        args.state_mb * 3
+    } else {
+        0
+    };
+    reversi_nxn::memory::check_available(args.hash_mb as u64 + state_mb)?;
+    let mut state = match &args.state {
+        Some(dir) => {
+            super::prepare_output_dir(dir, "--state")?;
+            let state = SolveState::open(
+                dir,
+                &pos,
+                args.scoring,
+                args.resume,
+                Duration::from_secs(args.snapshot_secs),
+                (args.state_mb << 20) as usize / SAVED_BYTES,
+            )?;
+            if state.runs() > 1 {
+                let (nodes, seconds) = state.before();
+                eprintln!(
+                    "resuming the solve in {}: {} root moves solved, {} table bounds, {:.3e} \
+                     nodes and {:.0} s before",
+                    dir.display(),
+                    state.roots_done(),
+                    state.snapshot_len(),
+                    nodes as f64,
+                    seconds
+                );
+            }
+            Some(state)
+        }
+        None => None,
+    };
     let mut solver = Solver::new(args.hash_mb);
     if mode != Mode::All {
         let bar = Bar::new(Arc::new(AtomicBool::new(false)));
@@ -347,14 +401,21 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         return Ok(());
     }
-    // No Ctrl-C handler: a solve keeps nothing worth saving, so the signal just ends it.
+    // No Ctrl-C handler: a solve keeps nothing, or with --state files written whole, so the
+    // signal just ends it.
     let bar = Bar::new(Arc::new(AtomicBool::new(false)));
     // The bar counts root moves; the watch adds the nodes and the move being searched, since
     // one root move can take all the time (the 6x6 start has one up to symmetry).
     let counter = solver.node_counter();
-    let report = bar.watch("solve", &counter, "starting", || {
-        solver.solve(&pos, &opts, &bar)
-    });
+    let report = if let Some(state) = state.as_mut() {
+        bar.watch("solve", &counter, "starting", || {
+            solver.solve_kept(&pos, &opts, &bar, state)
+        })?
+    } else {
+        bar.watch("solve", &counter, "starting", || {
+            solver.solve(&pos, &opts, &bar)
+        })
+    };
     let json = serde_json::to_string_pretty(&reversi_nxn::export::json::solution(&report))?;
     let mut outs: Vec<PathBuf> = args.out.iter().cloned().collect();
     if args.save {

@@ -58,6 +58,7 @@ pub mod report;
 pub mod sample;
 pub mod search;
 pub mod stability;
+pub mod state;
 pub mod table;
 pub mod train;
 pub mod tuning;
@@ -300,91 +301,170 @@ impl Solver {
         opts: &SolveOptions,
         progress: &dyn Progress,
     ) -> SolveReport {
-        let t0 = Instant::now();
         self.prepare(pos.shape(), opts.scoring);
-        let ctx = Ctx::new(&self.table, opts.tuning, pos.shape(), opts.scoring);
-        let sign = if pos.black_to_move() { 1 } else { -1 };
-        let turns = pos.legal_turns();
-
-        // The exact value of each child, once per symmetry class.
-        let mut by_class: HashMap<(u64, u64), i32> = HashMap::new();
-        let children: Vec<(Move, Position)> = turns
-            .iter()
-            .map(|&m| (m, pos.apply(m).expect("legal turn")))
-            .collect();
-        let classes: usize = {
-            let mut keys: Vec<_> = children.iter().map(|(_, c)| c.canonical()).collect();
-            keys.sort_unstable();
-            keys.dedup();
-            keys.len()
-        };
-        progress.start("solve", classes as u64);
-        let mut move_values = Vec::with_capacity(turns.len());
-        let mut side_value = -search::INF;
-        // MTD(f) guesses each move's value from the previous one's.
-        let mut guess = 0;
-        let mut first = true;
-        for (m, child) in &children {
-            let key = child.canonical();
-            let v = match by_class.get(&key) {
-                Some(&v) => v,
-                None => {
-                    progress.working_on(&format!(
-                        "root move {} ({} of {classes})",
-                        pos.move_name(*m),
-                        by_class.len() + 1
-                    ));
-                    let mut s = searcher(&ctx);
-                    let budget =
-                        guess_budget(&opts.tuning, pos.shape(), child.empty().count_ones());
-                    if budget > 0 && (first || opts.tuning.guess_all) {
-                        guess = -s.guess(child.player(), child.opponent(), budget);
-                    }
-                    first = false;
-                    let v = -s.exact(child.player(), child.opponent(), -guess);
-                    guess = v;
-                    by_class.insert(key, v);
-                    progress.advance(1);
-                    v
-                }
-            };
-            side_value = side_value.max(v);
-            move_values.push((*m, sign * v));
-        }
-        if turns.is_empty() {
-            side_value = opts.scoring.margin(
-                pos.player().count_ones(),
-                pos.opponent().count_ones(),
-                pos.shape().squares(),
-            );
-        }
-        progress.finish();
-
-        let pv = principal_variation(&ctx, pos, side_value, &move_values, sign);
-        let mut end = *pos;
-        for &m in &pv {
-            end = end.apply(m).expect("the principal variation replays");
-        }
-        let value = sign * side_value;
-        let winner = match value.signum() {
-            1 => Some(Side::Black),
-            -1 => Some(Side::White),
-            _ => None,
-        };
-        SolveReport {
-            position: *pos,
-            value,
-            winner,
-            pv,
-            final_score: (end.black_count(), end.white_count()),
-            move_values,
-            nodes: ctx.nodes(),
-            ordering_nodes: ctx.ordering_nodes(),
-            seconds: t0.elapsed().as_secs_f64(),
-            threads: rayon::current_num_threads(),
-            scoring: opts.scoring,
-        }
+        solve_in(&self.table, pos, opts, progress, None)
+            .expect("a solve without a state has nothing to write")
     }
+
+    /// [`Solver::solve`] keeping its state in `state` ([`state`]): the root moves' values
+    /// found by earlier runs are taken from it, its table snapshot is put into the table
+    /// first, each root move's value is kept as it is found, and a thread writes a snapshot
+    /// of the table every `state.every`. The report's value, principal variation and move
+    /// values are those of [`Solver::solve`]; its nodes and seconds add those of the earlier
+    /// runs (as far as their files kept them).
+    ///
+    /// # Errors
+    ///
+    /// A root move's value cannot be written to the state (a failed snapshot is only
+    /// reported on standard error: the next one may succeed, and a lost one loses only time).
+    pub fn solve_kept(
+        &mut self,
+        pos: &Position,
+        opts: &SolveOptions,
+        progress: &dyn Progress,
+        state: &mut state::SolveState,
+    ) -> Result<SolveReport, state::StateError> {
+        self.prepare(pos.shape(), opts.scoring);
+        state.restore(&self.table);
+        let saver = state.saver();
+        let (nodes_before, seconds_before) = state.before();
+        let t0 = Instant::now();
+        let counter = std::sync::Arc::clone(self.table.searched());
+        let start_count = counter.load(std::sync::atomic::Ordering::Relaxed);
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let table = &self.table;
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                // Until the solve ends (dropping `done` wakes this at once).
+                while wait.recv_timeout(saver.every)
+                    == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                {
+                    let nodes = counter.load(std::sync::atomic::Ordering::Relaxed) - start_count;
+                    let seconds = seconds_before + t0.elapsed().as_secs_f64();
+                    if let Err(e) = saver.save(table, nodes_before + nodes, seconds) {
+                        eprintln!("warning: table snapshot not written: {e}");
+                    }
+                }
+            });
+            let report = solve_in(table, pos, opts, progress, Some(state));
+            drop(done);
+            report
+        })
+    }
+}
+
+/// The body of [`Solver::solve`] and [`Solver::solve_kept`] on `table`, prepared for `pos`'s
+/// board and the scoring rule.
+fn solve_in(
+    table: &Table,
+    pos: &Position,
+    opts: &SolveOptions,
+    progress: &dyn Progress,
+    mut state: Option<&mut state::SolveState>,
+) -> Result<SolveReport, state::StateError> {
+    let t0 = Instant::now();
+    let (nodes_before, seconds_before) = state.as_ref().map_or((0, 0.0), |s| s.before());
+    let ctx = Ctx::new(table, opts.tuning, pos.shape(), opts.scoring);
+    let sign = if pos.black_to_move() { 1 } else { -1 };
+    let turns = pos.legal_turns();
+
+    // The exact value of each child, once per symmetry class.
+    let mut by_class: HashMap<(u64, u64), i32> = HashMap::new();
+    let children: Vec<(Move, Position)> = turns
+        .iter()
+        .map(|&m| (m, pos.apply(m).expect("legal turn")))
+        .collect();
+    let classes: usize = {
+        let mut keys: Vec<_> = children.iter().map(|(_, c)| c.canonical()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.len()
+    };
+    progress.start("solve", classes as u64);
+    let mut move_values = Vec::with_capacity(turns.len());
+    let mut side_value = -search::INF;
+    // MTD(f) guesses each move's value from the previous one's.
+    let mut guess = 0;
+    let mut first = true;
+    for (m, child) in &children {
+        let key = child.canonical();
+        let kept = state.as_ref().and_then(|s| s.known(key));
+        let v = match (by_class.get(&key), kept) {
+            (Some(&v), _) => v,
+            (None, Some(v)) => {
+                // Found by an earlier run.
+                first = false;
+                guess = v;
+                by_class.insert(key, v);
+                progress.advance(1);
+                v
+            }
+            (None, None) => {
+                progress.working_on(&format!(
+                    "root move {} ({} of {classes})",
+                    pos.move_name(*m),
+                    by_class.len() + 1
+                ));
+                let mut s = searcher(&ctx);
+                let budget = guess_budget(&opts.tuning, pos.shape(), child.empty().count_ones());
+                if budget > 0 && (first || opts.tuning.guess_all) {
+                    guess = -s.guess(child.player(), child.opponent(), budget);
+                }
+                first = false;
+                let (n0, s0) = (ctx.nodes(), t0.elapsed().as_secs_f64());
+                let v = -s.exact(child.player(), child.opponent(), -guess);
+                drop(s);
+                guess = v;
+                by_class.insert(key, v);
+                if let Some(state) = state.as_mut() {
+                    let (n1, s1) = (ctx.nodes(), t0.elapsed().as_secs_f64());
+                    state.record(
+                        key,
+                        v,
+                        (n1 - n0, s1 - s0),
+                        (nodes_before + n1, seconds_before + s1),
+                    )?;
+                }
+                progress.advance(1);
+                v
+            }
+        };
+        side_value = side_value.max(v);
+        move_values.push((*m, sign * v));
+    }
+    if turns.is_empty() {
+        side_value = opts.scoring.margin(
+            pos.player().count_ones(),
+            pos.opponent().count_ones(),
+            pos.shape().squares(),
+        );
+    }
+    progress.finish();
+
+    let pv = principal_variation(&ctx, pos, side_value, &move_values, sign);
+    let mut end = *pos;
+    for &m in &pv {
+        end = end.apply(m).expect("the principal variation replays");
+    }
+    let value = sign * side_value;
+    let winner = match value.signum() {
+        1 => Some(Side::Black),
+        -1 => Some(Side::White),
+        _ => None,
+    };
+    Ok(SolveReport {
+        position: *pos,
+        value,
+        winner,
+        pv,
+        final_score: (end.black_count(), end.white_count()),
+        move_values,
+        nodes: nodes_before + ctx.nodes(),
+        ordering_nodes: ctx.ordering_nodes(),
+        seconds: seconds_before + t0.elapsed().as_secs_f64(),
+        threads: rayon::current_num_threads(),
+        scoring: opts.scoring,
+    })
 }
 
 /// The body of [`Solver::move_values_within`]: the children's values by searchers under

@@ -266,6 +266,83 @@ impl Table {
     }
 }
 
+/// One bound as a snapshot of the table keeps it ([`Table::snapshot`]): the position, its
+/// empty squares and its bounds, without the entry's version and lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Saved {
+    /// Discs of the side to move.
+    pub p: u64,
+    /// Discs of the other side.
+    pub o: u64,
+    /// Empty squares of the position (the size class the table keeps it by).
+    pub empties: u32,
+    /// Its bounds, found by an exact search (`sel` is 0).
+    pub bound: Bound,
+}
+
+impl Table {
+    /// The entry at `i` as one consistent read (the sequence lock of [`Table::get`]), unless
+    /// it is empty or being written.
+    fn read(&self, i: usize) -> Option<(u64, u64, u64)> {
+        let e = &self.entries[i];
+        let d1 = e.data.load(Ordering::Acquire);
+        if d1 == 0 || d1 & LOCK != 0 {
+            return None;
+        }
+        let (p, o) = (e.p.load(Ordering::Relaxed), e.o.load(Ordering::Relaxed));
+        fence(Ordering::Acquire);
+        (e.data.load(Ordering::Relaxed) == d1).then_some((p, o, d1))
+    }
+
+    /// The exact-search bounds of the main part's positions with the most empty squares (the
+    /// costliest subtrees): all those with at least the fewest empty squares that keeps them
+    /// to `max` entries, largest subtrees first. Safe while searches run, which it does not
+    /// stop: an entry being written is left out, and an entry written meanwhile may or may not
+    /// be in. Every bound kept is a fact about its position, so [`Table::restore`] can give it
+    /// to a later search of the same board under the same scoring rule.
+    #[must_use]
+    pub fn snapshot(&self, max: usize) -> Vec<Saved> {
+        let main = 2 * (self.bucket_mask + 1);
+        let exact = |d: u64| (d >> 48) & 0xF == 0;
+        let mut per_empties = [0usize; 256];
+        for i in 0..main {
+            if let Some((_, _, d)) = self.read(i).filter(|&(_, _, d)| exact(d)) {
+                per_empties[((d >> 24) & 0xFF) as usize] += 1;
+            }
+        }
+        // The fewest empty squares whose entries, with all larger ones, still fit in `max`.
+        let mut least = 256;
+        let mut kept = 0;
+        while least > 0 && kept + per_empties[least - 1] <= max {
+            least -= 1;
+            kept += per_empties[least];
+        }
+        let mut saved = Vec::with_capacity(kept);
+        for i in 0..main {
+            if let Some((p, o, d)) = self.read(i) {
+                let empties = ((d >> 24) & 0xFF) as usize;
+                if exact(d) && empties >= least && saved.len() < max {
+                    saved.push(Saved {
+                        p,
+                        o,
+                        empties: empties as u32,
+                        bound: unpack(d),
+                    });
+                }
+            }
+        }
+        saved.sort_by_key(|s| (std::cmp::Reverse(s.empties), s.p, s.o));
+        saved
+    }
+
+    /// Puts the bounds of a [`Table::snapshot`] into the main part, as a search would have.
+    pub fn restore(&self, saved: &[Saved]) {
+        for s in saved {
+            self.put(Part::Main, s.p, s.o, s.empties, s.bound);
+        }
+    }
+}
+
 #[inline]
 fn pack(lower: i32, upper: i32, best: Option<u32>, empties: u32, sel: u8) -> u64 {
     debug_assert!((-64..=64).contains(&lower) && (-64..=64).contains(&upper));
@@ -325,6 +402,29 @@ mod tests {
         assert_eq!(t.get(Part::Main, 3, 4), Some(bound(-64, 2, Some(7), 1)));
         t.put(Part::Main, 3, 4, 10, bound(-10, 64, Some(9), 1));
         assert_eq!(t.get(Part::Main, 3, 4), Some(bound(-10, 2, Some(9), 1)));
+    }
+
+    #[test]
+    fn a_snapshot_keeps_the_largest_exact_subtrees() {
+        let t = Table::new(1);
+        for k in 1..=40u64 {
+            // Empty squares 1..=40; every tenth bound selective, which a snapshot leaves out.
+            let sel = u8::from(k % 10 == 0);
+            t.put(Part::Main, k, k << 32, k as u32, bound(-2, 6, Some(3), sel));
+        }
+        t.put(Part::Near, 99, 1 << 40, 50, bound(0, 0, None, 0));
+        let all = t.snapshot(1000);
+        assert_eq!(all.len(), 36, "the exact bounds of the main part");
+        assert!(all.windows(2).all(|w| w[0].empties >= w[1].empties));
+        let some = t.snapshot(5);
+        let empties: Vec<u32> = some.iter().map(|s| s.empties).collect();
+        assert_eq!(empties, [39, 38, 37, 36, 35]);
+        let u = Table::new(1);
+        u.restore(&some);
+        for s in &some {
+            assert_eq!(u.get(Part::Main, s.p, s.o), Some(s.bound));
+        }
+        assert_eq!(u.get(Part::Main, 34, 34 << 32), None);
     }
 
     #[test]

@@ -1,0 +1,703 @@
+//! A solve that outlives its process ([`Solver::solve_kept`](super::Solver::solve_kept)): its
+//! state in a directory, so that a stop, a crash, `kill -9` or a new machine loses only the
+//! last few minutes.
+//!
+//! The directory holds two files, each replaced whole (written aside, then renamed):
+//!
+//! - `solve-state.json`: the position, the scoring rule, and each root move's exact value as
+//!   it is found (once per symmetry class, as [`Solver::solve`](super::Solver::solve) finds
+//!   them), with the nodes and seconds of all runs so far;
+//! - `solve-table.bin`: every few minutes, a snapshot of the transposition table's bounds of
+//!   the largest subtrees ([`Table::snapshot`]), at most a given number of them.
+//!
+//! A resumed solve skips the root moves whose values are kept and puts the snapshot's bounds
+//! into its table before it searches, so the search in progress finds its largest subtrees
+//! settled or bounded. The value, the principal variation and every move's value are the
+//! same as an uninterrupted solve's: table bounds are facts about positions, and the
+//! principal variation is rebuilt from the value by a fixed rule (see [`super`]). Only the
+//! node counts differ: work lost in a stop is done again.
+//!
+//! Both files are checked before they are trusted: the state against the position and rule
+//! asked for and the board's limits; the snapshot by a checksum, its header, and every bound
+//! (disjoint discs on the board, the empty squares it claims, a lower bound at most the upper
+//! one, both within the table's range of -64 to +64 where a bound of ±64 means none, a best
+//! move on an empty square).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use super::table::{Bound, Saved, Table};
+use crate::board::{Position, Scoring};
+use crate::fnv::{fnv1a, OFFSET};
+use crate::lock::{lock_dir, Lock, LockError};
+
+/// The state file's name in the directory.
+pub const STATE_FILE: &str = "solve-state.json";
+/// The table snapshot's name in the directory.
+pub const TABLE_FILE: &str = "solve-table.bin";
+/// Bytes one bound takes in a snapshot.
+pub const SAVED_BYTES: usize = 24;
+
+const FORMAT: u32 = 1;
+const MAGIC: &[u8; 8] = b"RNXNTAB1";
+
+/// What can go wrong with a solve's state.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A file is damaged.
+    #[error(
+        "{}: {why}; the state is damaged: delete that file (only the work it kept is lost) and \
+         run again with --resume",
+        path.display()
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The state of another solve.
+    #[error(
+        "{} belongs to another solve ({found}), not this one ({wanted}); give another --state, \
+         or the position and --scoring it was started with",
+        path.display()
+    )]
+    OtherRun {
+        /// The file.
+        path: PathBuf,
+        /// Its solve in words.
+        found: String,
+        /// This one's.
+        wanted: String,
+    },
+    /// The state exists and `--resume` was not given.
+    #[error(
+        "{} exists already: add --resume to go on with this solve, or give another --state",
+        path.display()
+    )]
+    Exists {
+        /// The state file.
+        path: PathBuf,
+    },
+    /// Another run uses the directory.
+    #[error(transparent)]
+    Locked(#[from] LockError),
+}
+
+impl StateError {
+    fn io(path: &Path, source: std::io::Error) -> StateError {
+        StateError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    fn damaged(path: &Path, why: impl Into<String>) -> StateError {
+        StateError::Damaged {
+            path: path.to_path_buf(),
+            why: why.into(),
+        }
+    }
+
+    /// Whether the user can mend it (exit code 2): all but I/O errors.
+    #[must_use]
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, StateError::Io { .. })
+    }
+}
+
+/// One root move's child, solved: its symmetry-canonical discs and its value for the side to
+/// move at the root.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+struct RootValue {
+    player: String,
+    opponent: String,
+    value: i32,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// The state file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StateFile {
+    format: u32,
+    board: String,
+    position: String,
+    scoring: String,
+    /// Nodes and seconds of all runs, as of this file's writing.
+    nodes: u64,
+    seconds: f64,
+    /// Runs that have worked on it, this one included.
+    runs: u32,
+    roots: Vec<RootValue>,
+}
+
+/// What identifies a solve: the board, the position and the scoring rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Identity {
+    board: String,
+    position: String,
+    scoring: String,
+}
+
+impl Identity {
+    fn words(&self) -> String {
+        format!(
+            "{} from {}, scoring {}",
+            self.board, self.position, self.scoring
+        )
+    }
+}
+
+/// The header of a table snapshot.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct TableHeader {
+    #[serde(flatten)]
+    id: Identity,
+    nodes: u64,
+    seconds: f64,
+    /// Runs that have worked on the solve, as of this snapshot.
+    runs: u32,
+}
+
+/// A solve's state in its directory (see the module's documentation), held with the
+/// directory's lock.
+#[derive(Debug)]
+pub struct SolveState {
+    dir: PathBuf,
+    file: StateFile,
+    /// The snapshot read at opening, until [`SolveState::restore`] puts it into a table.
+    snapshot: Vec<Saved>,
+    /// Seconds between snapshots.
+    pub every: Duration,
+    /// Most bounds in a snapshot.
+    pub max_bounds: usize,
+    _lock: Lock,
+}
+
+fn hex(x: u64) -> String {
+    format!("{x:#018x}")
+}
+
+fn unhex(s: &str) -> Option<u64> {
+    u64::from_str_radix(s.strip_prefix("0x")?, 16).ok()
+}
+
+impl SolveState {
+    /// Opens the state of solving `pos` under `scoring` in `dir` (created if missing), with
+    /// snapshots every `every` of at most `max_bounds` bounds. An existing state is refused
+    /// without `resume`, and refused if it is another solve's or damaged.
+    ///
+    /// # Errors
+    ///
+    /// [`StateError`]: the directory cannot be made or locked, or its files are refused.
+    pub fn open(
+        dir: &Path,
+        pos: &Position,
+        scoring: Scoring,
+        resume: bool,
+        every: Duration,
+        max_bounds: usize,
+    ) -> Result<SolveState, StateError> {
+        std::fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
+        let lock = lock_dir(dir, "--state")?;
+        let id = Identity {
+            board: pos.shape().name(),
+            position: pos.to_board_string(),
+            scoring: scoring.name().to_string(),
+        };
+        let state_path = dir.join(STATE_FILE);
+        let table_path = dir.join(TABLE_FILE);
+        // A file a killed run was writing (the whole files are only ever renamed into place).
+        for name in [STATE_FILE, TABLE_FILE] {
+            let _ = std::fs::remove_file(dir.join(format!("{name}.tmp")));
+        }
+        let exists = state_path.exists() || table_path.exists();
+        if exists && !resume {
+            return Err(StateError::Exists { path: state_path });
+        }
+        let mut file = StateFile {
+            format: FORMAT,
+            board: id.board.clone(),
+            position: id.position.clone(),
+            scoring: id.scoring.clone(),
+            nodes: 0,
+            seconds: 0.0,
+            runs: 0,
+            roots: Vec::new(),
+        };
+        if state_path.exists() {
+            file = read_state(&state_path, pos, &id)?;
+        }
+        let mut snapshot = Vec::new();
+        if table_path.exists() {
+            let (header, saved) = read_table(&table_path, pos, &id)?;
+            // The later of the two files has the larger totals.
+            if header.seconds > file.seconds {
+                file.nodes = header.nodes;
+                file.seconds = header.seconds;
+            }
+            file.runs = file.runs.max(header.runs);
+            snapshot = saved;
+        }
+        file.runs += 1;
+        Ok(SolveState {
+            dir: dir.to_path_buf(),
+            file,
+            snapshot,
+            every,
+            max_bounds,
+            _lock: lock,
+        })
+    }
+
+    /// Nodes and seconds of the earlier runs, as far as their files kept them.
+    #[must_use]
+    pub fn before(&self) -> (u64, f64) {
+        (self.file.nodes, self.file.seconds)
+    }
+
+    /// Root moves' children already solved.
+    #[must_use]
+    pub fn roots_done(&self) -> usize {
+        self.file.roots.len()
+    }
+
+    /// Bounds read from the snapshot and not yet restored.
+    #[must_use]
+    pub fn snapshot_len(&self) -> usize {
+        self.snapshot.len()
+    }
+
+    /// Runs that have worked on this solve, this one included.
+    #[must_use]
+    pub fn runs(&self) -> u32 {
+        self.file.runs
+    }
+
+    /// The kept value, for the side to move at the root, of the child with canonical discs
+    /// `key`.
+    #[must_use]
+    pub fn known(&self, key: (u64, u64)) -> Option<i32> {
+        self.file
+            .roots
+            .iter()
+            .find(|r| unhex(&r.player) == Some(key.0) && unhex(&r.opponent) == Some(key.1))
+            .map(|r| r.value)
+    }
+
+    /// Puts the snapshot read at opening into `table` (once).
+    pub fn restore(&mut self, table: &Table) {
+        table.restore(&self.snapshot);
+        self.snapshot = Vec::new();
+    }
+
+    /// Keeps the value of the child with canonical discs `key` (for the side to move at the
+    /// root), found in `nodes` and `seconds`, with the totals of all runs so far.
+    ///
+    /// # Errors
+    ///
+    /// The state file cannot be written.
+    pub fn record(
+        &mut self,
+        key: (u64, u64),
+        value: i32,
+        (nodes, seconds): (u64, f64),
+        (total_nodes, total_seconds): (u64, f64),
+    ) -> Result<(), StateError> {
+        self.file.roots.push(RootValue {
+            player: hex(key.0),
+            opponent: hex(key.1),
+            value,
+            nodes,
+            seconds,
+        });
+        self.file.nodes = total_nodes;
+        self.file.seconds = total_seconds;
+        let path = self.dir.join(STATE_FILE);
+        let text = serde_json::to_string_pretty(&self.file).expect("the state serializes");
+        crate::atomic::write_atomic(&path, &format!("{text}\n"))
+            .map_err(|e| StateError::io(&path, e))
+    }
+
+    /// What writes the snapshots, for a thread beside the search.
+    #[must_use]
+    pub fn saver(&self) -> Saver {
+        Saver {
+            path: self.dir.join(TABLE_FILE),
+            id: Identity {
+                board: self.file.board.clone(),
+                position: self.file.position.clone(),
+                scoring: self.file.scoring.clone(),
+            },
+            max_bounds: self.max_bounds,
+            every: self.every,
+            runs: self.file.runs,
+        }
+    }
+}
+
+/// Writes table snapshots into a solve's directory.
+#[derive(Debug, Clone)]
+pub struct Saver {
+    path: PathBuf,
+    id: Identity,
+    max_bounds: usize,
+    /// Time between snapshots.
+    pub every: Duration,
+    runs: u32,
+}
+
+impl Saver {
+    /// Writes a snapshot of `table` with the totals of all runs so far; returns the bounds
+    /// written.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be written.
+    pub fn save(
+        &self,
+        table: &Table,
+        total_nodes: u64,
+        total_seconds: f64,
+    ) -> Result<usize, StateError> {
+        let saved = table.snapshot(self.max_bounds);
+        let header = TableHeader {
+            id: self.id.clone(),
+            nodes: total_nodes,
+            seconds: total_seconds,
+            runs: self.runs,
+        };
+        crate::atomic::write_atomic_with(&self.path, |w| encode(w, &header, &saved))
+            .map_err(|e| StateError::io(&self.path, e))?;
+        Ok(saved.len())
+    }
+}
+
+/// Writes a snapshot: the magic, the header's length and JSON, the count, 24 bytes a bound,
+/// then the FNV-1a checksum of all that.
+fn encode(w: &mut dyn Write, header: &TableHeader, saved: &[Saved]) -> std::io::Result<()> {
+    let mut sum = OFFSET;
+    let mut put = |w: &mut dyn Write, bytes: &[u8]| {
+        sum = fnv1a(sum, bytes);
+        w.write_all(bytes)
+    };
+    let json = serde_json::to_vec(header).expect("the header serializes");
+    put(w, MAGIC)?;
+    put(w, &(json.len() as u32).to_le_bytes())?;
+    put(w, &json)?;
+    put(w, &(saved.len() as u64).to_le_bytes())?;
+    for s in saved {
+        let b = s.bound;
+        let word = (b.lower + 64) as u64
+            | ((b.upper + 64) as u64) << 8
+            | u64::from(b.best.unwrap_or(255)) << 16
+            | u64::from(s.empties) << 24;
+        let mut bytes = [0u8; SAVED_BYTES];
+        bytes[..8].copy_from_slice(&s.p.to_le_bytes());
+        bytes[8..16].copy_from_slice(&s.o.to_le_bytes());
+        bytes[16..].copy_from_slice(&word.to_le_bytes());
+        put(w, &bytes)?;
+    }
+    w.write_all(&sum.to_le_bytes())
+}
+
+fn read_state(path: &Path, pos: &Position, id: &Identity) -> Result<StateFile, StateError> {
+    let text = std::fs::read_to_string(path).map_err(|e| StateError::io(path, e))?;
+    let file: StateFile = serde_json::from_str(&text)
+        .map_err(|e| StateError::damaged(path, format!("not a solve state ({e})")))?;
+    if file.format != FORMAT {
+        return Err(StateError::damaged(
+            path,
+            format!("format {} (this build reads {FORMAT})", file.format),
+        ));
+    }
+    let found = Identity {
+        board: file.board.clone(),
+        position: file.position.clone(),
+        scoring: file.scoring.clone(),
+    };
+    if &found != id {
+        return Err(StateError::OtherRun {
+            path: path.to_path_buf(),
+            found: found.words(),
+            wanted: id.words(),
+        });
+    }
+    // Every kept child must be a root move's child, once, with a value the board allows.
+    let children: Vec<(u64, u64)> = pos
+        .legal_turns()
+        .iter()
+        .map(|&m| pos.apply(m).expect("legal turn").canonical())
+        .collect();
+    let squares = pos.shape().squares() as i32;
+    for (i, r) in file.roots.iter().enumerate() {
+        let key = unhex(&r.player).zip(unhex(&r.opponent));
+        let bad = |why: &str| StateError::damaged(path, format!("root entry {}: {why}", i + 1));
+        let key = key.ok_or_else(|| bad("discs not in hexadecimal (0x...)"))?;
+        if !children.contains(&key) {
+            return Err(bad("not a child of the root position"));
+        }
+        if file.roots[..i]
+            .iter()
+            .any(|q| unhex(&q.player).zip(unhex(&q.opponent)) == Some(key))
+        {
+            return Err(bad("the same child twice"));
+        }
+        if r.value.abs() > squares {
+            return Err(bad("a value beyond the board's squares"));
+        }
+    }
+    if !file.seconds.is_finite() || file.seconds < 0.0 {
+        return Err(StateError::damaged(path, "negative or unreadable seconds"));
+    }
+    Ok(file)
+}
+
+fn read_table(
+    path: &Path,
+    pos: &Position,
+    id: &Identity,
+) -> Result<(TableHeader, Vec<Saved>), StateError> {
+    let bytes = std::fs::read(path).map_err(|e| StateError::io(path, e))?;
+    let bad = |why: String| StateError::damaged(path, why);
+    if bytes.len() < MAGIC.len() + 4 + 8 + 8 || &bytes[..8] != MAGIC {
+        return Err(bad("not a table snapshot of this build".into()));
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 8);
+    if fnv1a(OFFSET, body).to_le_bytes() != sum {
+        return Err(bad("its checksum does not match (torn or altered)".into()));
+    }
+    let word = |at: usize| u64::from_le_bytes(body[at..at + 8].try_into().expect("8 bytes"));
+    let json_len = u32::from_le_bytes(body[8..12].try_into().expect("4 bytes")) as usize;
+    if 12 + json_len + 8 > body.len() {
+        return Err(bad("its header runs past the end".into()));
+    }
+    let header: TableHeader = serde_json::from_slice(&body[12..12 + json_len])
+        .map_err(|e| bad(format!("unreadable header ({e})")))?;
+    if &header.id != id {
+        return Err(StateError::OtherRun {
+            path: path.to_path_buf(),
+            found: header.id.words(),
+            wanted: id.words(),
+        });
+    }
+    if !header.seconds.is_finite() || header.seconds < 0.0 {
+        return Err(bad("negative or unreadable seconds".into()));
+    }
+    let count = word(12 + json_len);
+    let start = 12 + json_len + 8;
+    if (body.len() - start) as u64 != count.saturating_mul(SAVED_BYTES as u64) {
+        return Err(bad(format!(
+            "{count} bounds announced, {} bytes of them",
+            body.len() - start
+        )));
+    }
+    let mask = pos.shape().mask();
+    let mut saved = Vec::with_capacity(count as usize);
+    for i in 0..count as usize {
+        let at = start + i * SAVED_BYTES;
+        let (p, o, w) = (word(at), word(at + 8), word(at + 16));
+        let lower = (w & 0xFF) as i32 - 64;
+        let upper = ((w >> 8) & 0xFF) as i32 - 64;
+        let best = ((w >> 16) & 0xFF) as u32;
+        let empties = ((w >> 24) & 0xFF) as u32;
+        let empty = mask & !(p | o);
+        let ok = p & o == 0
+            && (p | o) & !mask == 0
+            && w >> 32 == 0
+            && empty.count_ones() == empties
+            && -64 <= lower
+            && lower <= upper
+            && upper <= 64
+            && (best == 255 || (best < 64 && empty & (1 << best) != 0));
+        if !ok {
+            return Err(bad(format!("bound {} is not one of this board", i + 1)));
+        }
+        saved.push(Saved {
+            p,
+            o,
+            empties,
+            bound: Bound {
+                lower,
+                upper,
+                best: (best != 255).then_some(best),
+                sel: 0,
+            },
+        });
+    }
+    Ok((header, saved))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+
+    fn start() -> Position {
+        Shape::new(4, 5).unwrap().start()
+    }
+
+    fn open(dir: &Path, resume: bool) -> Result<SolveState, StateError> {
+        SolveState::open(
+            dir,
+            &start(),
+            Scoring::Discs,
+            resume,
+            Duration::from_secs(60),
+            1000,
+        )
+    }
+
+    #[test]
+    fn a_state_is_refused_without_resume_or_for_another_solve() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = open(dir.path(), false).unwrap();
+        let child = start().apply(start().legal_turns()[0]).unwrap().canonical();
+        s.record(child, 16, (10, 0.5), (10, 0.5)).unwrap();
+        drop(s);
+        assert!(matches!(
+            open(dir.path(), false),
+            Err(StateError::Exists { .. })
+        ));
+        let s = open(dir.path(), true).unwrap();
+        assert_eq!(s.known(child), Some(16));
+        assert_eq!(s.runs(), 2);
+        assert_eq!(s.before(), (10, 0.5));
+        drop(s);
+        let other = SolveState::open(
+            dir.path(),
+            &start(),
+            Scoring::WinnerTakesEmpties,
+            true,
+            Duration::from_secs(60),
+            1000,
+        );
+        assert!(matches!(other, Err(StateError::OtherRun { .. })));
+        // A value past the board, or a position that is no child of the root, is damage.
+        let path = dir.path().join(STATE_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace("\"value\": 16", "\"value\": 21")).unwrap();
+        assert!(matches!(
+            open(dir.path(), true),
+            Err(StateError::Damaged { .. })
+        ));
+        std::fs::write(&path, text.replace(&hex(child.0), &hex(child.0 ^ 1))).unwrap();
+        assert!(matches!(
+            open(dir.path(), true),
+            Err(StateError::Damaged { .. })
+        ));
+        std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+        assert!(matches!(
+            open(dir.path(), true),
+            Err(StateError::Damaged { .. })
+        ));
+    }
+
+    #[test]
+    fn a_snapshot_is_read_back_and_damage_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = open(dir.path(), false).unwrap();
+        let table = Table::new(1);
+        // Three positions of the 4x5 board with their true empty squares.
+        let pos = start();
+        let kids: Vec<Position> = pos
+            .legal_turns()
+            .iter()
+            .map(|&m| pos.apply(m).unwrap())
+            .collect();
+        for (i, k) in kids.iter().enumerate() {
+            let empties = k.empty().count_ones();
+            let b = Bound {
+                lower: -4 + i as i32,
+                upper: 8,
+                best: k.legal_turns().iter().find_map(|m| match m {
+                    crate::board::Move::Place(sq) => Some(*sq),
+                    crate::board::Move::Pass => None,
+                }),
+                sel: 0,
+            };
+            table.put(
+                super::super::table::Part::Main,
+                k.player(),
+                k.opponent(),
+                empties,
+                b,
+            );
+        }
+        // (Two children may share a bucket's slot: the table is a cache.)
+        let kept = table.snapshot(1000).len();
+        assert!(kept >= 2);
+        assert_eq!(s.saver().save(&table, 1234, 5.0).unwrap(), kept);
+        drop(s);
+        let mut s = open(dir.path(), true).unwrap();
+        assert_eq!(s.snapshot_len(), kept);
+        assert_eq!(s.before(), (1234, 5.0));
+        let fresh = Table::new(1);
+        s.restore(&fresh);
+        for k in &kids {
+            assert_eq!(
+                fresh.get(super::super::table::Part::Main, k.player(), k.opponent()),
+                table.get(super::super::table::Part::Main, k.player(), k.opponent())
+            );
+        }
+        drop(s);
+        // One flipped bit anywhere: refused.
+        let path = dir.path().join(TABLE_FILE);
+        let good = std::fs::read(&path).unwrap();
+        for at in [3, 20, good.len() - 30, good.len() - 1] {
+            let mut bytes = good.clone();
+            bytes[at] ^= 4;
+            std::fs::write(&path, &bytes).unwrap();
+            assert!(
+                matches!(open(dir.path(), true), Err(StateError::Damaged { .. })),
+                "byte {at}"
+            );
+        }
+        // A bound the board cannot have, with a checksum that matches: refused.
+        let header = TableHeader {
+            id: Identity {
+                board: pos.shape().name(),
+                position: pos.to_board_string(),
+                scoring: "discs".into(),
+            },
+            nodes: 0,
+            seconds: 0.0,
+            runs: 1,
+        };
+        let lie = Saved {
+            p: kids[0].player(),
+            o: kids[0].opponent(),
+            empties: kids[0].empty().count_ones() + 1,
+            bound: Bound {
+                lower: 0,
+                upper: 0,
+                best: None,
+                sel: 0,
+            },
+        };
+        let mut bytes = Vec::new();
+        encode(&mut bytes, &header, &[lie]).unwrap();
+        std::fs::write(&path, bytes).unwrap();
+        assert!(matches!(
+            open(dir.path(), true),
+            Err(StateError::Damaged { .. })
+        ));
+        std::fs::write(&path, &good[..good.len() - 24]).unwrap();
+        assert!(matches!(
+            open(dir.path(), true),
+            Err(StateError::Damaged { .. })
+        ));
+    }
+}

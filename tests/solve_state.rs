@@ -1,0 +1,137 @@
+//! `reversi solve --state`: a solve killed at random moments and resumed gives the answer of
+//! one uninterrupted solve; a state of another solve, a damaged one, or one without
+//! `--resume` is refused with a one-line error before any work.
+
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+fn reversi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "exit {:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// What must not depend on interruptions: everything but the nodes and the time.
+fn answer(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!([
+        v["value"],
+        v["winner"],
+        v["final_black"],
+        v["final_white"],
+        v["pv"],
+        v["move_values"],
+        v["scoring"]
+    ])
+}
+
+fn fails_with(out: &Output, code: i32, needle: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
+    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+}
+
+const BOARD: [&str; 4] = ["--rows", "5", "--cols", "6"];
+
+/// Kills a solve of the 5x6 start (two seconds, four root moves) with SIGKILL at
+/// pseudo-random moments, with a table snapshot every second, and resumes it until it
+/// finishes: the answer is that of a solve without a state, under both scoring rules.
+#[test]
+fn killed_at_random_moments_and_resumed_the_solve_is_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for scoring in ["discs", "winner-takes-empties"] {
+        let mut plain = vec!["solve", "--json", "--hash-mb", "64", "--scoring", scoring];
+        plain.extend_from_slice(&BOARD);
+        let want = answer(&json(&reversi(&plain)));
+        let dir = tmp.path().join(scoring);
+        let mut args = plain.clone();
+        args.extend_from_slice(&["--state", dir.to_str().unwrap(), "--snapshot-secs", "1"]);
+        args.push("--resume");
+        let mut kills = 0;
+        let mut result = None;
+        for round in 0..10 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+                .args(&args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("the binary starts");
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            if round < 4 {
+                // Killed after 0.3-1.5 s: before, between and after the root moves' values
+                // and the snapshots.
+                std::thread::sleep(Duration::from_millis(300 + seed % 1200));
+                let _ = child.kill();
+                let _ = child.wait_with_output();
+                kills += 1;
+                continue;
+            }
+            result = Some(child.wait_with_output().unwrap());
+            break;
+        }
+        assert_eq!(kills, 4);
+        let got = json(&result.expect("a last round"));
+        assert_eq!(answer(&got), want, "{scoring}");
+        // The state is kept: run again, the answer is the same.
+        assert_eq!(answer(&json(&reversi(&args))), want, "{scoring}, again");
+    }
+}
+
+#[test]
+fn bad_states_and_options_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("s");
+    let d = dir.to_str().unwrap();
+    let base = ["solve", "-n", "4", "--json", "--hash-mb", "8", "--state", d];
+    let first = json(&reversi(&base));
+    // Once it exists, going on needs --resume.
+    fails_with(&reversi(&base), 2, "add --resume");
+    let mut resume = base.to_vec();
+    resume.push("--resume");
+    assert_eq!(answer(&json(&reversi(&resume))), answer(&first));
+    // Another rule, another position: another solve's state.
+    let mut other = resume.clone();
+    other.extend_from_slice(&["--scoring", "winner-takes-empties"]);
+    fails_with(&reversi(&other), 2, "belongs to another solve");
+    let mut other = resume.clone();
+    other.extend_from_slice(&["--moves", "b1"]);
+    fails_with(&reversi(&other), 2, "belongs to another solve");
+    // A damaged state file names itself.
+    let state = dir.join("solve-state.json");
+    let text = std::fs::read_to_string(&state).unwrap();
+    std::fs::write(&state, &text[..text.len() / 2]).unwrap();
+    fails_with(&reversi(&resume), 2, "solve-state.json");
+    std::fs::write(&state, text.replace("\"value\": -", "\"value\": -4")).unwrap();
+    fails_with(&reversi(&resume), 2, "solve-state.json");
+    // --state with a proof mode, or on a file.
+    let mut best = resume.clone();
+    best.extend_from_slice(&["--mode", "best"]);
+    fails_with(&reversi(&best), 2, "--mode all");
+    let file = tmp.path().join("f");
+    std::fs::write(&file, "").unwrap();
+    let on_file = [
+        "solve",
+        "-n",
+        "4",
+        "--state",
+        file.to_str().unwrap(),
+        "--resume",
+    ];
+    fails_with(&reversi(&on_file), 2, "not a directory");
+    // --resume, --snapshot-secs and --state-mb need --state.
+    fails_with(&reversi(&["solve", "-n", "4", "--resume"]), 2, "--state");
+}

@@ -1,6 +1,9 @@
 //! `reversi prove` as a user runs it: the proof in work units gives `solve`'s answer, however
 //! many processes share it and however often they are killed; bad logs and options are refused.
 
+mod common;
+
+use common::cli::{answer, fails_with, json};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
@@ -21,30 +24,6 @@ fn spawn(args: &[&str]) -> Child {
         .stderr(Stdio::null())
         .spawn()
         .expect("the binary starts")
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
-}
-
-/// What must agree between `prove` and `solve`: value, winner, final score, principal
-/// variation and every move's value.
-fn answer(v: &serde_json::Value) -> serde_json::Value {
-    serde_json::json!([
-        v["value"],
-        v["winner"],
-        v["final_black"],
-        v["final_white"],
-        v["pv"],
-        v["move_values"],
-        v["scoring"]
-    ])
 }
 
 fn solve(board: &[&str], scoring: &str) -> serde_json::Value {
@@ -213,13 +192,6 @@ fn killed_at_random_moments_and_resumed_the_proof_is_the_same() {
             assert_eq!(answer(&json(out)), want, "{processes} processes");
         }
     }
-}
-
-fn fails_with(out: &Output, code: i32, needle: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
-    assert!(err.contains(needle), "expected '{needle}' in: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! one uninterrupted solve; a state of another solve, a damaged one, or one without
 //! `--resume` is refused with a one-line error before any work.
 
+mod common;
+
+use common::cli::{answer, fails_with, json};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -10,36 +13,6 @@ fn reversi(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the binary runs")
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
-}
-
-/// What must not depend on interruptions: everything but the nodes and the time.
-fn answer(v: &serde_json::Value) -> serde_json::Value {
-    serde_json::json!([
-        v["value"],
-        v["winner"],
-        v["final_black"],
-        v["final_white"],
-        v["pv"],
-        v["move_values"],
-        v["scoring"]
-    ])
-}
-
-fn fails_with(out: &Output, code: i32, needle: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
-    assert!(err.contains(needle), "expected '{needle}' in: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
 }
 
 const BOARD: [&str; 4] = ["--rows", "5", "--cols", "6"];

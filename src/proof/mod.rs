@@ -92,7 +92,9 @@ pub struct Bounds {
 pub struct ProveReport {
     /// Value, principal variation and every move's value, as `solve` reports them; `nodes`
     /// counts the units of the logs, the ordering searches and the principal variation's
-    /// completion, `seconds` this run's wall time.
+    /// completion; `seconds` is the CPU time of the proof, one thread each: the units' seconds
+    /// in the logs, of every run and process, plus this run's wall time (its tree and the
+    /// principal variation's completion), and `threads` is 1 accordingly.
     pub solution: Option<SolveReport>,
     /// What is proven (the whole answer once `solution` is there).
     pub bounds: Bounds,
@@ -542,7 +544,7 @@ pub fn prove(
                 pv,
                 reader.nodes + extra + prover.heuristic_nodes,
                 prover.heuristic_nodes,
-                t0.elapsed().as_secs_f64(),
+                reader.seconds + t0.elapsed().as_secs_f64(),
                 opts,
             );
             (Some(report), 0)
@@ -605,7 +607,7 @@ fn solution(
         nodes,
         ordering_nodes,
         seconds,
-        threads: opts.workers * opts.processes as usize,
+        threads: 1,
         scoring: opts.scoring,
     }
 }

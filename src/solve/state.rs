@@ -560,6 +560,71 @@ mod tests {
         )
     }
 
+    /// A solve that starts from a snapshot of another's table, and one whose root moves are
+    /// all kept, give the uninterrupted solve's answer, with fewer nodes.
+    #[test]
+    fn a_resumed_solve_gives_the_answer_of_one_solve() {
+        use super::super::{SolveOptions, Solver};
+        use crate::progress::Silent;
+        let pos = Shape::new(5, 6).unwrap().start();
+        let opts = SolveOptions::default();
+        let want = Solver::new(32).solve(&pos, &opts, &Silent);
+        let same = |r: &super::super::SolveReport| {
+            (r.value, r.pv.clone(), r.move_values.clone(), r.final_score)
+                == (
+                    want.value,
+                    want.pv.clone(),
+                    want.move_values.clone(),
+                    want.final_score,
+                )
+        };
+        // A first run stops after its first root move: its table, snapshot, and that value.
+        let dir = tempfile::tempdir().unwrap();
+        let first = pos.apply(pos.legal_turns()[0]).unwrap();
+        let mut partial = Solver::new(32);
+        let v = -partial.value(&first);
+        let mut state = SolveState::open(
+            dir.path(),
+            &pos,
+            Scoring::Discs,
+            false,
+            Duration::from_secs(3600),
+            1 << 20,
+        )
+        .unwrap();
+        state
+            .record(first.canonical(), v, (1, 0.0), (1, 0.0))
+            .unwrap();
+        state.saver().save(&partial.table, 1, 0.0).unwrap();
+        drop(state);
+        let mut state = SolveState::open(
+            dir.path(),
+            &pos,
+            Scoring::Discs,
+            true,
+            Duration::from_secs(3600),
+            1 << 20,
+        )
+        .unwrap();
+        assert!(state.snapshot_len() > 0);
+        let resumed = Solver::new(32)
+            .solve_kept(&pos, &opts, &Silent, &mut state)
+            .unwrap();
+        assert!(same(&resumed));
+        assert!(
+            resumed.nodes < want.nodes,
+            "{} against {}",
+            resumed.nodes,
+            want.nodes
+        );
+        // Every root move kept now: nothing but the principal variation is searched again.
+        assert_eq!(state.roots_done(), 4);
+        let again = Solver::new(32)
+            .solve_kept(&pos, &opts, &Silent, &mut state)
+            .unwrap();
+        assert!(same(&again));
+    }
+
     #[test]
     fn a_state_is_refused_without_resume_or_for_another_solve() {
         let dir = tempfile::tempdir().unwrap();

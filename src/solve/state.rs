@@ -549,15 +549,24 @@ mod tests {
         Shape::new(4, 5).unwrap().start()
     }
 
-    fn open(dir: &Path, resume: bool) -> Result<SolveState, StateError> {
+    fn open_at(
+        dir: &Path,
+        pos: &Position,
+        scoring: Scoring,
+        resume: bool,
+    ) -> Result<SolveState, StateError> {
         SolveState::open(
             dir,
-            &start(),
-            Scoring::Discs,
+            pos,
+            scoring,
             resume,
-            Duration::from_secs(60),
-            1000,
+            Duration::from_secs(3600),
+            1 << 20,
         )
+    }
+
+    fn open(dir: &Path, resume: bool) -> Result<SolveState, StateError> {
+        open_at(dir, &start(), Scoring::Discs, resume)
     }
 
     /// A solve that starts from a snapshot of another's table, and one whose root moves are
@@ -583,29 +592,13 @@ mod tests {
         let first = pos.apply(pos.legal_turns()[0]).unwrap();
         let mut partial = Solver::new(32);
         let v = -partial.value(&first);
-        let mut state = SolveState::open(
-            dir.path(),
-            &pos,
-            Scoring::Discs,
-            false,
-            Duration::from_secs(3600),
-            1 << 20,
-        )
-        .unwrap();
+        let mut state = open_at(dir.path(), &pos, Scoring::Discs, false).unwrap();
         state
             .record(first.canonical(), v, (1, 0.0), (1, 0.0))
             .unwrap();
         state.saver().save(&partial.table, 1, 0.0).unwrap();
         drop(state);
-        let mut state = SolveState::open(
-            dir.path(),
-            &pos,
-            Scoring::Discs,
-            true,
-            Duration::from_secs(3600),
-            1 << 20,
-        )
-        .unwrap();
+        let mut state = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap();
         assert!(state.snapshot_len() > 0);
         let resumed = Solver::new(32)
             .solve_kept(&pos, &opts, &Silent, &mut state)
@@ -641,14 +634,7 @@ mod tests {
         assert_eq!(s.runs(), 2);
         assert_eq!(s.before(), (10, 0.5));
         drop(s);
-        let other = SolveState::open(
-            dir.path(),
-            &start(),
-            Scoring::WinnerTakesEmpties,
-            true,
-            Duration::from_secs(60),
-            1000,
-        );
+        let other = open_at(dir.path(), &start(), Scoring::WinnerTakesEmpties, true);
         assert!(matches!(other, Err(StateError::OtherRun { .. })));
         // A value past the board, or a position that is no child of the root, is damage.
         let path = dir.path().join(STATE_FILE);

@@ -182,12 +182,21 @@ const SOLVE_BOARDS: &[(u32, u32)] = &[
 /// Boards whose perfect play takes a quarter of an hour or more, run on their own by the
 /// command beside each: the report shows their solutions when present (the Othello rule's
 /// column blank until it is there) and never starts them itself, even with `--force`.
-const LONG_SOLVE_BOARDS: &[(u32, u32, &str)] = &[(
-    5,
-    8,
-    "reversi solve --rows 5 --cols 8 --yes --save, then again with --scoring \
-     winner-takes-empties (about 15 minutes each on two cores)",
-)];
+const LONG_SOLVE_BOARDS: &[(u32, u32, &str)] = &[
+    (
+        5,
+        8,
+        "reversi solve --rows 5 --cols 8 --yes --save, then again with --scoring \
+         winner-takes-empties (about 15 minutes each on two cores)",
+    ),
+    (
+        6,
+        7,
+        "reversi prove --rows 6 --cols 7 --dir results/6x7/proof-discs-patterns \
+         --unit-empties 32 --hash-mb 512 --yes --resume --save, then a proof with --scoring \
+         winner-takes-empties (some 20 to 30 core-hours each, resumable)",
+    ),
+];
 
 /// Boards strongly solved (every reachable position), where that fits in seconds.
 const STRONG_BOARDS: &[(u32, u32)] = &[(3, 3), (4, 4), (3, 4), (3, 5), (3, 6), (3, 7)];
@@ -209,6 +218,8 @@ struct SolutionSummary {
     final_black: u32,
     final_white: u32,
     seconds: f64,
+    /// Threads of the run; 1 for a proof in work units, whose seconds are its CPU time.
+    threads: u32,
     /// The position solved and the principal variation, replayed as a check.
     position: String,
     pv: Vec<String>,
@@ -291,8 +302,9 @@ struct Row {
     othello: String,
     /// The run that found the games (a count or an estimate), as its files record it.
     games_seconds: Option<f64>,
-    /// The solve of the start.
+    /// The solve of the start, and whether its time is of one core (a proof's CPU time).
     solve_seconds: Option<f64>,
+    solve_one_core: bool,
 }
 
 /// Loads `path` as JSON if it exists (and `force` is off), else computes, writes and returns it.
@@ -411,6 +423,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         let row = rows.entry((r, c)).or_default();
         row.result = perfect_play(&discs, None);
         row.solve_seconds = Some(discs.seconds);
+        row.solve_one_core = discs.threads == 1;
         if let Some(othello) = othello {
             // Both rules give every finished game a value of the same sign (board::scoring).
             anyhow::ensure!(
@@ -608,18 +621,26 @@ fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
             r.result,
             r.othello,
             games_time,
-            secs(r.solve_seconds)
+            match r.solve_seconds {
+                Some(t) if r.solve_one_core => format!("{t:.1} (one core)"),
+                t => secs(t),
+            }
         ));
     }
-    s.push_str(
+    let one_core = if rows.values().any(|r| r.solve_one_core) {
+        " A time marked one core is a proof's CPU time: the seconds of all its work units."
+    } else {
+        ""
+    };
+    s.push_str(&format!(
         "\nTimes are wall-clock seconds of the run that wrote the result (two cores unless its \
-         file says otherwise): the exact count, or the estimate where the games are marked ≈. A \
-         blank cell was not computed: games are counted exactly up to 28 squares and \
-         estimated on the square boards beyond, and reachable positions are known only where the games are \
-         counted; \
-         perfect play past 40 squares is a proof in work units (`reversi prove`), published \
-         here when complete. `results/README.md` says what every file holds.\n",
-    );
+         file says otherwise): the exact count, or the estimate where the games are marked \
+         ≈.{one_core} A blank cell was not computed: games are counted exactly up to 28 squares \
+         and estimated on the square boards beyond, and reachable positions are known only where \
+         the games are counted; perfect play past 40 squares is a proof in work units \
+         (`reversi prove`), published here when complete. `results/README.md` says what every \
+         file holds.\n",
+    ));
     s
 }
 
@@ -647,4 +668,34 @@ fn update_readme(readme: &Path, table: &str) -> Result<()> {
     let new = format!("{}{SUMMARY_START}\n{table}{}", &text[..a], &text[b..]);
     write_atomic(readme, &new)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A proof's time (a solution of one thread) is marked as one core's, and the footnote
+    /// explains the mark only when some row has it.
+    #[test]
+    fn proof_times_are_marked_one_core() {
+        let solved = |seconds, one_core| Row {
+            result: "black +15".into(),
+            solve_seconds: Some(seconds),
+            solve_one_core: one_core,
+            ..Row::default()
+        };
+        let mut rows = BTreeMap::from([((5, 8), solved(1020.0, false))]);
+        let table = summary_table(&rows);
+        assert!(table.contains("| 1020.0 |"), "{table}");
+        assert!(!table.contains("one core"), "{table}");
+
+        rows.insert((6, 7), solved(90000.0, true));
+        let table = summary_table(&rows);
+        assert!(table.contains("| 1020.0 |"), "{table}");
+        assert!(table.contains("| 90000.0 (one core) |"), "{table}");
+        assert!(
+            table.contains("A time marked one core is a proof's CPU time"),
+            "{table}"
+        );
+    }
 }

@@ -74,6 +74,24 @@ pub enum CountError {
 }
 
 impl CountError {
+    /// The checkpoint `path` cannot be read or written: `msg` says why.
+    pub(crate) fn checkpoint(path: &std::path::Path, msg: impl std::fmt::Display) -> Self {
+        CountError::Checkpoint {
+            path: path.to_path_buf(),
+            msg: msg.to_string(),
+        }
+    }
+
+    /// The checkpoint `path` must not be used: `what` is wrong with it, and the only way on is
+    /// a fresh run (a checkpoint is rewritten in place, so there is no older state to go back
+    /// to).
+    pub(crate) fn refused(path: &std::path::Path, what: impl std::fmt::Display) -> Self {
+        CountError::CheckpointRefused {
+            path: path.to_path_buf(),
+            msg: format!("{what}; delete it and run the count again without --resume"),
+        }
+    }
+
     /// Whether the user can correct it by changing the command (a budget, a flag), as
     /// opposed to a failure of the machine or the files.
     #[must_use]

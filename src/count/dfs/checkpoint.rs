@@ -27,22 +27,6 @@ pub(crate) const SAVE_EVERY: Duration = Duration::from_secs(10);
 /// Version of the file; files of other versions are refused. (3: sealed, with the build.)
 const FORMAT: u32 = 3;
 
-fn err(path: &Path, msg: impl std::fmt::Display) -> CountError {
-    CountError::Checkpoint {
-        path: path.to_path_buf(),
-        msg: msg.to_string(),
-    }
-}
-
-/// A checkpoint that must not be used: `what` is wrong with it, and the only way on is a fresh
-/// run (the file is rewritten in place, so there is no older state to go back to).
-fn refused(path: &Path, what: impl std::fmt::Display) -> CountError {
-    CountError::CheckpointRefused {
-        path: path.to_path_buf(),
-        msg: format!("{what}; delete it and run the count again without --resume"),
-    }
-}
-
 /// FNV-1a over the frontier's positions and weights: two runs share a checkpoint only if they
 /// split the work identically.
 fn frontier_hash(tasks: &[Task]) -> String {
@@ -116,16 +100,19 @@ impl DfsCheckpoint {
         }
         let file: DfsFile = sealed::read_json(path).map_err(|e| {
             if e.is_damage() {
-                refused(path, e)
+                CountError::refused(path, e)
             } else {
-                err(path, e)
+                CountError::checkpoint(path, e)
             }
         })?;
         if file.format != FORMAT {
-            return Err(refused(path, "not a dfs checkpoint of this version"));
+            return Err(CountError::refused(
+                path,
+                "not a dfs checkpoint of this version",
+            ));
         }
         if file.build != sealed::build() {
-            return Err(refused(
+            return Err(CountError::refused(
                 path,
                 format!("written by {}, not by this {}", file.build, sealed::build()),
             ));
@@ -136,14 +123,17 @@ impl DfsCheckpoint {
             || file.frontier_hash != cp.hash
             || file.sums.len() != classes
         {
-            return Err(refused(
+            return Err(CountError::refused(
                 path,
                 "belongs to another count (position, method or frontier differ)",
             ));
         }
         for (lo, hi) in file.done {
             if lo > hi || hi > tasks.len() {
-                return Err(refused(path, format!("subtrees {lo}..{hi} out of range")));
+                return Err(CountError::refused(
+                    path,
+                    format!("subtrees {lo}..{hi} out of range"),
+                ));
             }
             for d in &mut cp.done[lo..hi] {
                 cp.done_count += usize::from(!*d);
@@ -152,12 +142,12 @@ impl DfsCheckpoint {
         }
         for (sum, cells) in cp.sums.iter_mut().zip(file.sums) {
             for (cell, games) in cells {
-                let slot = sum
-                    .get_mut(cell as usize)
-                    .ok_or_else(|| refused(path, format!("score cell {cell} out of range")))?;
+                let slot = sum.get_mut(cell as usize).ok_or_else(|| {
+                    CountError::refused(path, format!("score cell {cell} out of range"))
+                })?;
                 *slot = games
                     .parse()
-                    .map_err(|_| refused(path, format!("bad game count {games:?}")))?;
+                    .map_err(|_| CountError::refused(path, format!("bad game count {games:?}")))?;
             }
         }
         Ok(cp)
@@ -242,7 +232,7 @@ impl DfsCheckpoint {
                 })
                 .collect(),
         };
-        sealed::write_json(path, &file).map_err(|e| err(path, e))?;
+        sealed::write_json(path, &file).map_err(|e| CountError::checkpoint(path, e))?;
         Ok(format!(
             "checkpoint saved to {}; run the same command with --resume to continue",
             path.display()

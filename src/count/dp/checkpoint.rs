@@ -21,27 +21,11 @@ use crate::memory::MemoryError;
 use crate::progress::Progress;
 use crate::sealed::{self, HashReader, SealError};
 
-fn err(path: &Path, msg: impl std::fmt::Display) -> CountError {
-    CountError::Checkpoint {
-        path: path.to_path_buf(),
-        msg: msg.to_string(),
-    }
-}
-
-/// A checkpoint that must not be used: `what` is wrong with it, and the only way on is a fresh
-/// run (there is no older state to go back to).
-fn refused(path: &Path, what: impl std::fmt::Display) -> CountError {
-    CountError::CheckpointRefused {
-        path: path.to_path_buf(),
-        msg: format!("{what}; delete it and run the count again without --resume"),
-    }
-}
-
 fn sealing(path: &Path, e: SealError) -> CountError {
     if e.is_damage() {
-        refused(path, e)
+        CountError::refused(path, e)
     } else {
-        err(path, e)
+        CountError::checkpoint(path, e)
     }
 }
 
@@ -134,7 +118,7 @@ impl DpCheckpoint {
                 .collect(),
             rows: rows.iter().map(|r| (r.discs, r.positions)).collect(),
         };
-        let head = sealed::to_line(&header).map_err(|e| err(path, e))?;
+        let head = sealed::to_line(&header).map_err(|e| CountError::checkpoint(path, e))?;
         // Streamed in blocks, so that saving a layer does not hold a second copy of it; hashed
         // as it goes, for the trailer.
         sealed::write_with(path, |w| {
@@ -155,7 +139,7 @@ impl DpCheckpoint {
             }
             w.write_all(&buf)
         })
-        .map_err(|e| err(path, e))?;
+        .map_err(|e| CountError::checkpoint(path, e))?;
         Ok(format!(
             "checkpoint saved to {}; run the same command with --resume to continue",
             path.display()
@@ -178,13 +162,13 @@ impl DpCheckpoint {
         if !path.exists() {
             return Ok(None);
         }
-        let file = File::open(path).map_err(|e| err(path, e))?;
+        let file = File::open(path).map_err(|e| CountError::checkpoint(path, e))?;
         let mut r = HashReader::new(BufReader::with_capacity(1 << 20, file));
         let mut magic = [0u8; DP_MAGIC.len()];
         r.read_exact(&mut magic)
-            .map_err(|_| refused(path, "not a dp checkpoint (too short)"))?;
+            .map_err(|_| CountError::refused(path, "not a dp checkpoint (too short)"))?;
         if magic != DP_MAGIC {
-            return Err(refused(
+            return Err(CountError::refused(
                 path,
                 if magic == DP_MAGIC_1 {
                     "written by an older version, without a checksum"
@@ -194,11 +178,13 @@ impl DpCheckpoint {
             ));
         }
         let mut line = Vec::new();
-        r.read_line(&mut line).map_err(|e| err(path, e))?;
-        let text = std::str::from_utf8(&line).map_err(|_| refused(path, SealError::Damaged))?;
+        r.read_line(&mut line)
+            .map_err(|e| CountError::checkpoint(path, e))?;
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| CountError::refused(path, SealError::Damaged))?;
         let header: DpHeader = sealed::from_line(text).map_err(|e| sealing(path, e))?;
         if header.build != sealed::build() {
-            return Err(refused(
+            return Err(CountError::refused(
                 path,
                 format!(
                     "written by {}, not by this {}",
@@ -214,7 +200,7 @@ impl DpCheckpoint {
             || header.width != self.width
             || header.key_bytes != <S::K as Key>::BYTES
         {
-            return Err(refused(
+            return Err(CountError::refused(
                 path,
                 "belongs to another count (position, method or options differ)",
             ));
@@ -225,12 +211,17 @@ impl DpCheckpoint {
         let expected = (total as u64)
             .saturating_mul(size as u64)
             .saturating_add(start + sealed::TRAILER as u64);
-        let file_len = fs::metadata(path).map_err(|e| err(path, e))?.len();
+        let file_len = fs::metadata(path)
+            .map_err(|e| CountError::checkpoint(path, e))?
+            .len();
         if file_len < expected {
-            return Err(refused(path, SealError::Truncated));
+            return Err(CountError::refused(path, SealError::Truncated));
         }
         if file_len > expected {
-            return Err(refused(path, "damaged (longer than its header says)"));
+            return Err(CountError::refused(
+                path,
+                "damaged (longer than its header says)",
+            ));
         }
         let per_half = partitions_for(total, std::mem::size_of::<S>());
         // Stopped while loading: the checkpoint is untouched.
@@ -265,7 +256,8 @@ impl DpCheckpoint {
                 budget_mb: budget >> 20,
             }));
         }
-        r.seek(SeekFrom::Start(start)).map_err(|e| err(path, e))?;
+        r.seek(SeekFrom::Start(start))
+            .map_err(|e| CountError::checkpoint(path, e))?;
         let mut filling = Filling::<S>::new(header.discs, per_half, &sizes);
         each_entry::<S, N>(&mut r, path, header.lens, progress, |h, e| {
             filling.insert(h, e);
@@ -279,7 +271,9 @@ impl DpCheckpoint {
             .iter()
             .map(|m| m.iter().map(|s| s.parse::<u128>()).collect())
             .collect::<Result<Vec<Vec<u128>>, _>>()
-            .map_err(|e| refused(path, format!("a tally that is not a number ({e})")))?;
+            .map_err(|e| {
+                CountError::refused(path, format!("a tally that is not a number ({e})"))
+            })?;
         Ok(Some(DpState {
             layer,
             matrices,
@@ -326,8 +320,10 @@ fn each_entry<S: Slot<N>, const N: usize>(
             let n = left.min(ENTRIES_PER_READ);
             let bytes = &mut buf[..n * size];
             r.read_exact(bytes).map_err(|e| match e.kind() {
-                std::io::ErrorKind::UnexpectedEof => refused(path, SealError::Truncated),
-                _ => err(path, e),
+                std::io::ErrorKind::UnexpectedEof => {
+                    CountError::refused(path, SealError::Truncated)
+                }
+                _ => CountError::checkpoint(path, e),
             })?;
             for entry in bytes.chunks_exact(size) {
                 let key = S::K::read(entry);

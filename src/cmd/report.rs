@@ -218,7 +218,7 @@ struct SolutionSummary {
     final_black: u32,
     final_white: u32,
     seconds: f64,
-    /// Threads of the run; 1 for a proof in work units, whose seconds are its CPU time.
+    /// Threads of the run; 1 also for a proof in work units, whose seconds are its CPU time.
     threads: u32,
     /// The position solved and the principal variation, replayed as a check.
     position: String,
@@ -628,7 +628,8 @@ fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
         ));
     }
     let one_core = if rows.values().any(|r| r.solve_one_core) {
-        " A time marked one core is a proof's CPU time: the seconds of all its work units."
+        " A time marked one core is of one thread: a proof's CPU time (the seconds of all its \
+         work units), or a one-thread run's wall time."
     } else {
         ""
     };
@@ -694,7 +695,7 @@ mod tests {
         assert!(table.contains("| 1020.0 |"), "{table}");
         assert!(table.contains("| 90000.0 (one core) |"), "{table}");
         assert!(
-            table.contains("A time marked one core is a proof's CPU time"),
+            table.contains("A time marked one core is of one thread"),
             "{table}"
         );
     }

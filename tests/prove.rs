@@ -354,6 +354,66 @@ fn status_reports_the_bounds_proven_so_far() {
     assert_eq!(after["value_at_most"], 13);
 }
 
+/// The facts only grow as units finish, so the bounds `--status` shows for the root and each
+/// of its moves only narrow: replayed line by line, a finished proof's log never shows a bound
+/// proven by fewer lines as unknown again (a selection expands only what its current question
+/// needs, so the bounds must be worked out past it).
+#[test]
+fn status_bounds_only_narrow_as_units_finish() {
+    let tmp = tempfile::tempdir().unwrap();
+    let full = tmp.path().join("full");
+    let log = proven_log(full.to_str().unwrap());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 10, "a proof of many units: {}", lines.len());
+    let part = tmp.path().join("part");
+    std::fs::create_dir_all(&part).unwrap();
+    let part_log = part.join("units-0-of-1.log");
+    let bounds = |n: usize| {
+        std::fs::write(&part_log, lines[..n].join("\n") + "\n").unwrap();
+        let out = reversi(&[
+            "prove",
+            "-n",
+            "5",
+            "--dir",
+            part.to_str().unwrap(),
+            "--unit-empties",
+            "15",
+            "--hash-mb",
+            "4",
+            "--status",
+            "--json",
+        ]);
+        let v = json(&out);
+        if v["value_at_least"].is_null() {
+            // Proven: the answer, as `solve` gives it, has no bounds left to narrow.
+            return None;
+        }
+        let mut b = vec![(v["value_at_least"].as_i64(), v["value_at_most"].as_i64())];
+        for m in v["moves"].as_array().expect("the moves' bounds") {
+            b.push((m["at_least"].as_i64(), m["at_most"].as_i64()));
+        }
+        Some(
+            b.into_iter()
+                .map(|(lo, hi)| (lo.unwrap(), hi.unwrap()))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let mut last = bounds(1).expect("nothing proven without units");
+    assert_eq!(last[0], (-25, 25), "no unit, nothing proven");
+    for n in 2..lines.len() {
+        let Some(now) = bounds(n) else { break };
+        for (i, (&(lo, hi), &(plo, phi))) in now.iter().zip(&last).enumerate() {
+            assert!(
+                plo <= lo && hi <= phi,
+                "after {n} lines, bound {i} is [{lo},{hi}], wider than [{plo},{phi}] before"
+            );
+        }
+        last = now;
+    }
+    assert_ne!(last[0], (-25, 25), "the units proved something");
+}
+
 /// The 6x6 and 5x7 starts proven in units equal their committed solutions (value, principal
 /// variation, every move's value). About 4 minutes on two cores:
 /// `cargo test --release --test prove -- --ignored`.

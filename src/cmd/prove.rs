@@ -253,7 +253,10 @@ pub fn run(args: &ProveArgs) -> Result<()> {
         }
         super::solve::print_report(solution);
     } else if args.json {
-        println!("{}", serde_json::to_string_pretty(&status_json(&report))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&status_json(&pos, &report))?
+        );
         return Ok(());
     } else {
         print_bounds(&pos, &report);
@@ -348,10 +351,19 @@ fn print_bounds(pos: &Position, r: &ProveReport) {
 }
 
 /// The status as JSON.
-fn status_json(r: &ProveReport) -> serde_json::Value {
+fn status_json(pos: &Position, r: &ProveReport) -> serde_json::Value {
+    let moves: Vec<serde_json::Value> = r
+        .bounds
+        .moves
+        .iter()
+        .map(|&(m, (lo, hi))| {
+            serde_json::json!({"move": pos.move_name(m), "at_least": lo, "at_most": hi})
+        })
+        .collect();
     serde_json::json!({
         "value_at_least": r.bounds.root.0,
         "value_at_most": r.bounds.root.1,
+        "moves": moves,
         "units": r.units,
         "unit_nodes": r.unit_nodes,
         "unit_seconds": r.unit_seconds,

@@ -205,6 +205,8 @@ struct Prover<'a> {
     heuristic_nodes: u64,
     /// The bounds of the last selection.
     last_bounds: Bounds,
+    /// The nodes the last selection made (not counting those made for [`Prover::proven_bounds`]).
+    tree_nodes: usize,
 }
 
 impl Prover<'_> {
@@ -219,9 +221,38 @@ impl Prover<'_> {
             let before = self.tree.expansions();
             let out = self.plan_once();
             if self.tree.expansions() == before {
-                self.last_bounds = out.1.clone();
-                return out;
+                let (plan, bounds) = out;
+                self.tree_nodes = self.tree.len();
+                let bounds = self.proven_bounds(bounds);
+                self.last_bounds = bounds.clone();
+                return (plan, bounds);
             }
+        }
+    }
+
+    /// `bounds`, the selection's, narrowed to all that the facts prove: the selection expands
+    /// only what its current questions need, so a bound proven for an earlier question could
+    /// show as unknown again. The nodes expanded for this go with the next [`Prover::plan`]'s
+    /// reset, so the selection never depends on them.
+    fn proven_bounds(&mut self, bounds: Bounds) -> Bounds {
+        self.tree.expand_toward(&self.facts);
+        let mut sel = Select::new(
+            &mut self.tree,
+            &self.facts,
+            &mut self.order,
+            self.opts.order_nodes,
+            self.opts.window,
+        );
+        let deep = root_bounds(&mut sel, &self.root);
+        let meet = |(alo, ahi): (i32, i32), (blo, bhi): (i32, i32)| (alo.max(blo), ahi.min(bhi));
+        Bounds {
+            root: meet(bounds.root, deep.root),
+            moves: bounds
+                .moves
+                .iter()
+                .zip(&deep.moves)
+                .map(|(&(m, a), &(_, b))| (m, meet(a, b)))
+                .collect(),
         }
     }
 
@@ -398,6 +429,7 @@ pub fn prove(
             root: (0, 0),
             moves: Vec::new(),
         },
+        tree_nodes: 0,
     };
 
     let (jobs, done) = spawn_workers(opts);
@@ -558,7 +590,7 @@ pub fn prove(
         unit_seconds: reader.seconds,
         units_here,
         units_left,
-        tree_nodes: prover.tree.len(),
+        tree_nodes: prover.tree_nodes,
         heuristic_nodes: prover.heuristic_nodes,
         solved_here,
         sampled_from,

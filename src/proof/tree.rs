@@ -18,9 +18,9 @@
 //! Takizawa, "Othello is solved" (arXiv 2310.19387, section 3), there with Egaroucid for the
 //! leaves and here with this crate's solver.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use crate::board::{Position, Shape};
+use crate::board::{Position, Shape, Symmetry};
 use crate::solve::Solver;
 
 /// A position's key: its canonical discs, side to move first.
@@ -322,6 +322,39 @@ impl Tree {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 1
+    }
+
+    /// Expands every interior node whose occupied squares lie, under a symmetry of the board,
+    /// within those of a position the facts hold (discs are never taken off, so only such a
+    /// node can have a tested leaf below it). The bounds worked out afterwards are all that the
+    /// facts prove, where a selection expands only what its current questions need and so may
+    /// show a bound proven earlier as unknown again.
+    pub fn expand_toward(&mut self, facts: &Facts) {
+        let shape = self.shape;
+        let mut fills: Vec<u64> = facts
+            .bounds
+            .keys()
+            .flat_map(|&(p, o)| {
+                Symmetry::all(shape)
+                    .iter()
+                    .map(move |s| s.apply(shape, p | o))
+            })
+            .collect();
+        fills.sort_unstable();
+        fills.dedup();
+        let mut seen = HashSet::new();
+        let mut stack = vec![self.root()];
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) || self.nodes[id].kind != Kind::Interior {
+                continue;
+            }
+            let pos = self.nodes[id].pos;
+            let occupied = pos.player() | pos.opponent();
+            if id != self.root() && !fills.iter().any(|&f| occupied & !f == 0) {
+                continue;
+            }
+            stack.extend(self.children(id));
+        }
     }
 
     /// The children of an interior node, expanding it if needed: the distinct positions (by

@@ -323,33 +323,34 @@ fn a_proof_keeps_its_unit_window() {
     fails_with(&out, 2, "wide");
 }
 
+/// `prove --status --json` of a 5x5 proof (units of 15 empty squares) in `dir`.
+fn status_5x5(dir: &str) -> serde_json::Value {
+    json(&reversi(&[
+        "prove",
+        "-n",
+        "5",
+        "--dir",
+        dir,
+        "--unit-empties",
+        "15",
+        "--hash-mb",
+        "4",
+        "--status",
+        "--json",
+    ]))
+}
+
 #[test]
 fn status_reports_the_bounds_proven_so_far() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("d");
     let dir = dir.to_str().unwrap();
-    let status = |dir: &str| {
-        let out = reversi(&[
-            "prove",
-            "-n",
-            "5",
-            "--dir",
-            dir,
-            "--unit-empties",
-            "15",
-            "--hash-mb",
-            "4",
-            "--status",
-            "--json",
-        ]);
-        json(&out)
-    };
-    let before = status(dir);
+    let before = status_5x5(dir);
     assert_eq!(before["units"], 0);
     assert_eq!(before["value_at_least"], -25);
     assert_eq!(before["value_at_most"], 25);
     proven_log(dir);
-    let after = status(dir);
+    let after = status_5x5(dir);
     assert_eq!(after["value_at_least"], 13);
     assert_eq!(after["value_at_most"], 13);
 }
@@ -371,20 +372,7 @@ fn status_bounds_only_narrow_as_units_finish() {
     let part_log = part.join("units-0-of-1.log");
     let bounds = |n: usize| {
         std::fs::write(&part_log, lines[..n].join("\n") + "\n").unwrap();
-        let out = reversi(&[
-            "prove",
-            "-n",
-            "5",
-            "--dir",
-            part.to_str().unwrap(),
-            "--unit-empties",
-            "15",
-            "--hash-mb",
-            "4",
-            "--status",
-            "--json",
-        ]);
-        let v = json(&out);
+        let v = status_5x5(part.to_str().unwrap());
         if v["value_at_least"].is_null() {
             // Proven: the answer, as `solve` gives it, has no bounds left to narrow.
             return None;

@@ -221,20 +221,21 @@ impl Prover<'_> {
             let before = self.tree.expansions();
             let out = self.plan_once();
             if self.tree.expansions() == before {
-                let (plan, bounds) = out;
+                let plan = out.0;
                 self.tree_nodes = self.tree.len();
-                let bounds = self.proven_bounds(bounds);
+                let bounds = self.proven_bounds();
                 self.last_bounds = bounds.clone();
                 return (plan, bounds);
             }
         }
     }
 
-    /// `bounds`, the selection's, narrowed to all that the facts prove: the selection expands
-    /// only what its current questions need, so a bound proven for an earlier question could
-    /// show as unknown again. The nodes expanded for this go with the next [`Prover::plan`]'s
-    /// reset, so the selection never depends on them.
-    fn proven_bounds(&mut self, bounds: Bounds) -> Bounds {
+    /// The bounds of the root and its moves that the facts prove: the selection's tree expanded
+    /// toward every tested leaf (a selection expands only what its current questions need, so a
+    /// bound proven for an earlier question could show as unknown again there). Expanding only
+    /// narrows bounds, so these are never wider than the selection's. The nodes expanded for
+    /// this go with the next [`Prover::plan`]'s reset, so the selection never depends on them.
+    fn proven_bounds(&mut self) -> Bounds {
         self.tree.expand_toward(&self.facts);
         let mut sel = Select::new(
             &mut self.tree,
@@ -243,17 +244,7 @@ impl Prover<'_> {
             self.opts.order_nodes,
             self.opts.window,
         );
-        let deep = root_bounds(&mut sel, &self.root);
-        let meet = |(alo, ahi): (i32, i32), (blo, bhi): (i32, i32)| (alo.max(blo), ahi.min(bhi));
-        Bounds {
-            root: meet(bounds.root, deep.root),
-            moves: bounds
-                .moves
-                .iter()
-                .zip(&deep.moves)
-                .map(|(&(m, a), &(_, b))| (m, meet(a, b)))
-                .collect(),
-        }
+        root_bounds(&mut sel, &self.root)
     }
 
     /// One pass of [`Prover::plan`].

@@ -459,3 +459,140 @@ fn a_sample_of_units_is_drawn_at_random_and_counts_for_the_proof() {
     let proved = json(&reversi(&prove_args(board, d, "14", "discs")));
     assert_eq!(answer(&proved), solve(board, "discs"));
 }
+
+/// The nodes of the units solved in `dir` (every log but the carried-over bounds).
+fn unit_nodes(dir: &Path) -> u64 {
+    let mut nodes = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for line in text.lines().skip(1) {
+            let v: serde_json::Value =
+                serde_json::from_str(line.split_once(' ').unwrap().1).unwrap();
+            nodes += v["nodes"].as_u64().unwrap();
+        }
+    }
+    nodes
+}
+
+#[test]
+fn othello_rule_proofs_carry_over_the_blog_rules_bounds() {
+    // A proof under the Othello rule that starts from the bounds of a proof under the blog's
+    // rule (those that hold under both) gives solve's answer under the Othello rule, with fewer
+    // units' nodes than a proof from nothing; resumed with or without --import, the same.
+    // 4x4's values differ between the rules (-8 and -10), so only some bounds carry over.
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["-n", "4"], "8"),
+        (&["-n", "5"], "15"),
+        (
+            &["-n", "6", "--moves", "c2 b4 c5 d2 e4 e3 d1 c1 b1 d5"],
+            "18",
+        ),
+    ];
+    for (i, (board, unit)) in cases.iter().enumerate() {
+        let path = |name: &str| tmp.path().join(format!("{i}-{name}"));
+        let (discs, plain, carried) = (path("discs"), path("plain"), path("carried"));
+        let d = |p: &std::path::PathBuf| p.to_str().unwrap().to_string();
+        json(&reversi(&prove_args(board, &d(&discs), unit, "discs")));
+        let want = solve(board, "winner-takes-empties");
+        let othello = |dir: &str, import: Option<&str>| {
+            let mut args = prove_args(board, dir, unit, "winner-takes-empties");
+            if let Some(src) = import {
+                args.extend(["--import", src]);
+            }
+            answer(&json(&reversi(&args)))
+        };
+        assert_eq!(othello(&d(&plain), None), want, "{board:?} from nothing");
+        let source = d(&discs);
+        assert_eq!(
+            othello(&d(&carried), Some(&source)),
+            want,
+            "{board:?} carried over"
+        );
+        let imported = carried.join("units-imported.log");
+        let lines = std::fs::read(&imported).unwrap();
+        assert!(
+            String::from_utf8_lossy(&lines).lines().count() > 1,
+            "{board:?}: bounds carried over"
+        );
+        assert!(
+            unit_nodes(&carried) < unit_nodes(&plain),
+            "{board:?}: {} nodes carried over against {} from nothing",
+            unit_nodes(&carried),
+            unit_nodes(&plain)
+        );
+        // Resumed: the carried-over bounds are read, not written again.
+        assert_eq!(othello(&d(&carried), Some(&source)), want, "{board:?}");
+        assert_eq!(othello(&d(&carried), None), want, "{board:?}");
+        assert_eq!(std::fs::read(&imported).unwrap(), lines);
+    }
+}
+
+#[test]
+fn bad_imports_are_refused_before_any_work() {
+    let tmp = tempfile::tempdir().unwrap();
+    let discs = tmp.path().join("discs");
+    let discs = discs.to_str().unwrap();
+    proven_log(discs);
+    let dir = tmp.path().join("new");
+    let d = dir.to_str().unwrap();
+    let with = |board: &[&str], scoring: &str, source: &str| {
+        let mut args = prove_args(board, d, "15", scoring);
+        args.extend(["--import", source]);
+        reversi(&args)
+    };
+    fails_with(&with(&["-n", "5"], "discs", discs), 2, "--scoring");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let empty = empty.to_str().unwrap();
+    fails_with(
+        &with(&["-n", "5"], "winner-takes-empties", empty),
+        2,
+        "no proof log",
+    );
+    // A log of another position, or one under the Othello rule.
+    fails_with(
+        &with(&["-n", "5", "--moves", "c2"], "winner-takes-empties", discs),
+        2,
+        "not of 5x5",
+    );
+    let othello = tmp.path().join("othello");
+    let othello = othello.to_str().unwrap();
+    json(&reversi(&prove_args(
+        &["-n", "5"],
+        othello,
+        "15",
+        "winner-takes-empties",
+    )));
+    fails_with(
+        &with(&["-n", "5"], "winner-takes-empties", othello),
+        2,
+        "under 'winner-takes-empties'",
+    );
+    assert!(!dir.exists(), "nothing written");
+
+    // Carried-over bounds are read back as any line: damaged, refused with its line.
+    let good = with(&["-n", "5"], "winner-takes-empties", discs);
+    assert!(good.status.success());
+    let imported = dir.join("units-imported.log");
+    let text = std::fs::read_to_string(&imported).unwrap();
+    std::fs::write(&imported, text.replacen("\"result\":", "\"result\":1", 1)).unwrap();
+    fails_with(
+        &with(&["-n", "5"], "winner-takes-empties", discs),
+        2,
+        "units-imported.log line 2",
+    );
+    // A carried-over line among the solved units: refused.
+    let own = dir.join("units-0-of-1.log");
+    let second = text.lines().nth(1).unwrap();
+    let mut log = std::fs::read_to_string(&own).unwrap();
+    log.push_str(second);
+    log.push('\n');
+    std::fs::write(&imported, &text).unwrap();
+    std::fs::write(&own, log).unwrap();
+    fails_with(
+        &with(&["-n", "5"], "winner-takes-empties", discs),
+        2,
+        "carried-over line",
+    );
+}

@@ -90,6 +90,12 @@ pub struct ProveArgs {
     /// The seed of `--sample`'s draw: the same selection and seed draw the same units.
     #[arg(long, default_value_t = 1, requires = "sample")]
     pub seed: u64,
+    /// With --scoring winner-takes-empties: first carry over the bounds of the proof of the
+    /// same position under the blog's rule in DIR that hold under both rules (a win, loss or
+    /// draw is the same under both, and a margin only grows), into --dir's units-imported.log;
+    /// the units then prove only what is left, the margins under the Othello rule.
+    #[arg(long, value_name = "DIR", conflicts_with = "status")]
+    pub import: Option<PathBuf>,
 }
 
 /// The directory of the proof log.
@@ -118,6 +124,17 @@ pub fn run(args: &ProveArgs) -> Result<()> {
                 .into(),
         )
         .into());
+    }
+    if args.import.is_some() && args.scoring != Scoring::WinnerTakesEmpties {
+        return Err(UsageError(
+            "--import carries bounds over from the blog's rule to the Othello rule: add \
+             --scoring winner-takes-empties"
+                .into(),
+        )
+        .into());
+    }
+    if let Some(source) = &args.import {
+        reversi_nxn::proof::import::check_source(source, &pos)?;
     }
     if args.process >= args.processes {
         return Err(UsageError(format!(
@@ -228,6 +245,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
         poll: Duration::from_millis(args.poll_ms),
         status_only: args.status,
         sample: args.sample.map(|k| (k as usize, args.seed)),
+        import: args.import.clone(),
     };
     let stop = super::stop_flag();
     let bar = Bar::new(stop);
@@ -261,9 +279,17 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     } else {
         print_bounds(&pos, &report);
     }
+    let carried = if report.imported > 0 {
+        format!(
+            " and {} bounds carried over from the blog's rule",
+            report.imported
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "proof log {}: {} units ({} solved by this run, {} selected and not yet done), {:.3e} \
-         nodes, {:.2} core-hours; tree of {} positions, {:.3e} nodes of ordering",
+        "proof log {}: {} units{carried} ({} solved by this run, {} selected and not yet \
+         done), {:.3e} nodes, {:.2} core-hours; tree of {} positions, {:.3e} nodes of ordering",
         dir.display(),
         report.units,
         report.units_here,
@@ -368,5 +394,6 @@ fn status_json(pos: &Position, r: &ProveReport) -> serde_json::Value {
         "unit_nodes": r.unit_nodes,
         "unit_seconds": r.unit_seconds,
         "units_selected_not_done": r.units_left,
+        "bounds_carried_over": r.imported,
     })
 }

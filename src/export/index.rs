@@ -83,9 +83,23 @@ const KINDS: &[Kind] = &[
     Kind {
         pattern: "results/RxC/proof-SCORING/units-I-of-P.log",
         what: "The proof log of `reversi prove` (process I of P): a header, then one line per \
-               solved work unit (position, null window, fail-soft result, nodes, seconds, \
-               build), each line an FNV-1a checksum then JSON. The proof's whole state: \
-               `reversi prove ... --status` prints the bounds it proves.",
+               solved work unit (position, window, fail-soft result, nodes, seconds, build), \
+               each line an FNV-1a checksum then JSON. The proof's whole state: `reversi \
+               prove ... --status` prints the bounds it proves.",
+    },
+    Kind {
+        pattern: "results/RxC/proof-winner-takes-empties/units-imported.log",
+        what: "The bounds of the proof under the blog's rule that hold under the Othello rule \
+               (a winner's margin only grows when it takes the empty squares), carried over by \
+               `reversi prove --scoring winner-takes-empties --import DIR`: lines as in a \
+               proof log, with no nodes and a `derived` field naming their source.",
+    },
+    Kind {
+        pattern: "results/RxC/solve-SCORING/solve-state.json",
+        what: "A `reversi solve --state` kept across working stretches: the position, the \
+               rule, each root move's exact value as it is found (once per symmetry class, \
+               the child's discs from the root mover's side), the nodes and seconds of all \
+               runs. Its table snapshots (`solve-table.bin`) are not kept in the repository.",
     },
     Kind {
         pattern: "results/RxC/strong.json",
@@ -187,6 +201,14 @@ fn generic(path: &str) -> String {
         }
     }
     if let Some((dir, file)) = out.rsplit_once('/') {
+        if file == crate::proof::log::IMPORTED {
+            return out;
+        }
+        if file == crate::solve::state::STATE_FILE {
+            if let Some((head, _)) = dir.rsplit_once("/solve-") {
+                return format!("{head}/solve-SCORING/{file}");
+            }
+        }
         if let Some(rest) = file.strip_prefix("units-") {
             if rest.ends_with(".log") {
                 let dir = match dir.rsplit_once("/proof-") {
@@ -232,7 +254,9 @@ pub fn files(results: &Path, plots: &Path) -> std::io::Result<Vec<String>> {
                     stack.push(p);
                 } else if let Ok(rel) = p.strip_prefix(root) {
                     let name = format!("{top}/{}", rel.to_string_lossy().replace('\\', "/"));
-                    let working = [".checkpoint", ".tmp", ".lock"]
+                    // Working files, not kept in the repository (.gitignore): checkpoints,
+                    // files being written, locks and `solve --state`'s table snapshots.
+                    let working = [".checkpoint", ".tmp", ".lock", "/solve-table.bin"]
                         .iter()
                         .any(|x| name.ends_with(x));
                     if !working {
@@ -320,6 +344,14 @@ mod tests {
         assert_eq!(
             generic("results/6x7/proof-discs/units-0-of-1.log"),
             "results/RxC/proof-SCORING/units-I-of-P.log"
+        );
+        assert_eq!(
+            generic("results/6x7/proof-winner-takes-empties/units-imported.log"),
+            "results/RxC/proof-winner-takes-empties/units-imported.log"
+        );
+        assert_eq!(
+            generic("results/6x7/solve-discs/solve-state.json"),
+            "results/RxC/solve-SCORING/solve-state.json"
         );
         assert_eq!(
             board_of("plots/6x6-perfect-play.png").as_deref(),

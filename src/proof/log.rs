@@ -112,7 +112,15 @@ pub struct Record {
     pub seconds: f64,
     /// The program that solved it.
     pub build: String,
+    /// Set on a bound carried over from a proof under the blog's rule ([`super::import`]):
+    /// where it comes from. Such lines are only in [`IMPORTED`], with no nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<String>,
 }
+
+/// The file of a proof's directory that holds the bounds carried over from a proof under the
+/// blog's rule ([`super::import`]).
+pub const IMPORTED: &str = "units-imported.log";
 
 /// The program's name and version, written with every unit.
 #[must_use]
@@ -121,7 +129,7 @@ pub fn build() -> String {
 }
 
 /// A line of the log: the checksum of `json`, a space, `json`, a newline.
-fn line(json: &str) -> String {
+pub(super) fn line(json: &str) -> String {
     format!("{:016x} {json}\n", fnv1a(OFFSET, json.as_bytes()))
 }
 
@@ -297,6 +305,8 @@ pub struct Reader {
     pub nodes: u64,
     /// Their seconds.
     pub seconds: f64,
+    /// Bounds carried over from a proof under the blog's rule ([`IMPORTED`]).
+    pub imported: u64,
 }
 
 impl Reader {
@@ -312,6 +322,7 @@ impl Reader {
             units: 0,
             nodes: 0,
             seconds: 0.0,
+            imported: 0,
         }
     }
 
@@ -395,6 +406,26 @@ impl Reader {
                 r.result
             )));
         }
+        let in_imported = path.file_name().is_some_and(|n| n == IMPORTED);
+        if in_imported != r.derived.is_some() || (in_imported && r.nodes != 0) {
+            return Err(damaged(format!(
+                "a {} line in {}",
+                if in_imported {
+                    "solved unit's"
+                } else {
+                    "carried-over"
+                },
+                if in_imported {
+                    "the carried-over bounds"
+                } else {
+                    "a log of solved units"
+                }
+            )));
+        }
+        if in_imported {
+            self.imported += 1;
+            return Ok(false);
+        }
         if !self.seen.insert(unit) {
             return Ok(false);
         }
@@ -465,6 +496,7 @@ mod tests {
                 nodes: 10,
                 seconds: 0.0,
                 build: "test".into(),
+                derived: None,
             };
             line(&serde_json::to_string(&r).unwrap())
         };

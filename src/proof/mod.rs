@@ -25,6 +25,7 @@
 //! in which units finish.
 
 pub mod error;
+pub mod import;
 pub mod log;
 pub mod tree;
 
@@ -76,6 +77,9 @@ pub struct ProveOptions {
     /// of the current selection, then stop: a sample of the proof's unit costs (the units
     /// are recorded like any other, so the proof goes on from them).
     pub sample: Option<(usize, u64)>,
+    /// Under the Othello rule: the directory of a proof of the same position under the blog's
+    /// rule, whose bounds that hold under both rules are carried over first ([`import`]).
+    pub import: Option<PathBuf>,
 }
 
 /// What is proven so far about each root move, for progress and `--status`.
@@ -104,6 +108,8 @@ pub struct ProveReport {
     pub unit_nodes: u64,
     /// Their seconds, each on one thread.
     pub unit_seconds: f64,
+    /// Bounds carried over from a proof under the blog's rule ([`import`]).
+    pub imported: u64,
     /// Units this run solved.
     pub units_here: u64,
     /// Units the last selection asked for that were not finished (0 once proven).
@@ -381,6 +387,14 @@ pub fn prove(
         )));
     }
     let header = header(root, opts);
+    if let (Some(source), false) = (&opts.import, opts.status_only) {
+        if let Some(n) = import::carry_over(root, &header, source, &opts.dir)? {
+            progress.note(&format!(
+                "carried {n} bounds over from the proof under the blog's rule in {}",
+                source.display()
+            ));
+        }
+    }
     let mut writer = if opts.status_only {
         None
     } else {
@@ -538,6 +552,7 @@ pub fn prove(
                     nodes: d.nodes,
                     seconds: d.seconds,
                     build: log::build(),
+                    derived: None,
                 })?;
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -579,6 +594,7 @@ pub fn prove(
         units: reader.units,
         unit_nodes: reader.nodes,
         unit_seconds: reader.seconds,
+        imported: reader.imported,
         units_here,
         units_left,
         tree_nodes: prover.tree_nodes,

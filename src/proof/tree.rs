@@ -129,6 +129,11 @@ impl Facts {
         true
     }
 
+    /// Every position's bounds, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (Key, (i32, i32))> + '_ {
+        self.bounds.iter().map(|(&k, &b)| (k, b))
+    }
+
     /// The bounds proven for the position `key`, if any.
     #[must_use]
     pub fn get(&self, key: Key) -> Option<(i32, i32)> {

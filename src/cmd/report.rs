@@ -193,8 +193,9 @@ const LONG_SOLVE_BOARDS: &[(u32, u32, &str)] = &[
         6,
         7,
         "reversi prove --rows 6 --cols 7 --dir results/6x7/proof-discs-patterns \
-         --unit-empties 32 --hash-mb 512 --yes --resume --save, then a proof with --scoring \
-         winner-takes-empties (some 20 to 30 core-hours each, resumable)",
+         --unit-empties 32 --hash-mb 512 --yes --resume --save (19 core-hours), then the same \
+         with --scoring winner-takes-empties --import results/6x7/proof-discs-patterns and \
+         without --dir (resumable)",
     ),
 ];
 

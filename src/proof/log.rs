@@ -400,26 +400,25 @@ impl Reader {
             alpha: r.alpha,
             beta,
         };
+        // Carried-over bounds (no nodes) and solved units each keep to their own files.
+        let in_imported = path.file_name().is_some_and(|n| n == IMPORTED);
+        match (in_imported, r.derived.is_some() && r.nodes == 0) {
+            (true, false) => {
+                return Err(damaged(
+                    "a solved unit's line in the carried-over bounds".into(),
+                ))
+            }
+            (false, _) if r.derived.is_some() => {
+                return Err(damaged(
+                    "a carried-over line in a log of solved units".into(),
+                ))
+            }
+            _ => {}
+        }
         if !facts.add(unit, r.result, squares) {
             return Err(damaged(format!(
                 "its result {} contradicts an earlier line",
                 r.result
-            )));
-        }
-        let in_imported = path.file_name().is_some_and(|n| n == IMPORTED);
-        if in_imported != r.derived.is_some() || (in_imported && r.nodes != 0) {
-            return Err(damaged(format!(
-                "a {} line in {}",
-                if in_imported {
-                    "solved unit's"
-                } else {
-                    "carried-over"
-                },
-                if in_imported {
-                    "the carried-over bounds"
-                } else {
-                    "a log of solved units"
-                }
             )));
         }
         if in_imported {

@@ -81,8 +81,9 @@ pub struct SolveArgs {
     #[arg(long, requires = "state", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub snapshot_secs: u64,
     /// MiB at most of a table snapshot in --state (24 bytes a bound): the bounds of the
-    /// positions with the most empty squares that fit.
-    #[arg(long, requires = "state", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    /// positions with the most empty squares that fit. The default is small enough to commit
+    /// beside the state, and keeps about as much of the work as a snapshot of hundreds of MiB.
+    #[arg(long, requires = "state", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     pub state_mb: u64,
     /// Find exact values by one principal-variation search with the full window instead of
     /// MTD(f)'s null-window tests.

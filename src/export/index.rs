@@ -99,7 +99,15 @@ const KINDS: &[Kind] = &[
         what: "A `reversi solve --state` kept across working stretches: the position, the \
                rule, each root move's exact value as it is found (once per symmetry class, \
                the child's discs from the root mover's side), the nodes and seconds of all \
-               runs. Its table snapshots (`solve-table.bin`) are not kept in the repository.",
+               runs.",
+    },
+    Kind {
+        pattern: "results/RxC/solve-SCORING/solve-table.bin",
+        what: "The table snapshot beside a `solve-state.json`: the exact bounds of the \
+               positions with the most empty squares (at most `--state-mb`, 1 MiB by \
+               default), which a resumed solve puts into its table first. Binary: a magic, \
+               a JSON header (position, rule, nodes and seconds so far), the count, 24 bytes \
+               a bound, an FNV-1a checksum; checked before it is used.",
     },
     Kind {
         pattern: "results/RxC/strong.json",
@@ -204,7 +212,7 @@ fn generic(path: &str) -> String {
         if file == crate::proof::log::IMPORTED {
             return out;
         }
-        if file == crate::solve::state::STATE_FILE {
+        if file == crate::solve::state::STATE_FILE || file == crate::solve::state::TABLE_FILE {
             if let Some((head, _)) = dir.rsplit_once("/solve-") {
                 return format!("{head}/solve-SCORING/{file}");
             }
@@ -255,8 +263,8 @@ pub fn files(results: &Path, plots: &Path) -> std::io::Result<Vec<String>> {
                 } else if let Ok(rel) = p.strip_prefix(root) {
                     let name = format!("{top}/{}", rel.to_string_lossy().replace('\\', "/"));
                     // Working files, not kept in the repository (.gitignore): checkpoints,
-                    // files being written, locks and `solve --state`'s table snapshots.
-                    let working = [".checkpoint", ".tmp", ".lock", "/solve-table.bin"]
+                    // files being written and locks.
+                    let working = [".checkpoint", ".tmp", ".lock"]
                         .iter()
                         .any(|x| name.ends_with(x));
                     if !working {
@@ -352,6 +360,10 @@ mod tests {
         assert_eq!(
             generic("results/6x7/solve-discs/solve-state.json"),
             "results/RxC/solve-SCORING/solve-state.json"
+        );
+        assert_eq!(
+            generic("results/6x7/solve-winner-takes-empties/solve-table.bin"),
+            "results/RxC/solve-SCORING/solve-table.bin"
         );
         assert_eq!(
             board_of("plots/6x6-perfect-play.png").as_deref(),

@@ -8,7 +8,9 @@
 //!   it is found (once per symmetry class, as [`Solver::solve`](super::Solver::solve) finds
 //!   them), with the nodes and seconds of all runs so far;
 //! - `solve-table.bin`: every few minutes, a snapshot of the transposition table's bounds of
-//!   the largest subtrees ([`Table::snapshot`]), at most a given number of them.
+//!   the largest subtrees ([`Table::snapshot`]), at most a given number of them: exact ones,
+//!   and the selective ones of the probcut passes with their level, so that a root move
+//!   stopped in its passes does not start them again from nothing.
 //!
 //! A resumed solve skips the root moves whose values are kept and puts the snapshot's bounds
 //! into its table before it searches, so the search in progress finds its largest subtrees
@@ -21,7 +23,8 @@
 //! asked for and the board's limits; the snapshot by a checksum, its header, and every bound
 //! (disjoint discs on the board, the empty squares it claims, a lower bound at most the upper
 //! one, both within the table's range of -64 to +64 where a bound of ±64 means none, a best
-//! move on an empty square).
+//! move on an empty square, a level of 0 to 15). Selective bounds are read only by selective
+//! searches, as in the table, so they steer the passes and never reach an exact value.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -385,8 +388,10 @@ impl Saver {
     }
 }
 
-/// Writes a snapshot: the magic, the header's length and JSON, the count, 24 bytes a bound,
-/// then the FNV-1a checksum of all that.
+/// Writes a snapshot: the magic, the header's length and JSON, the count, 24 bytes a bound
+/// (the two bitboards, then a word: lower + 64, upper + 64, the best move or 255, the empty
+/// squares, the selectivity in bits 32..36, so that a snapshot of exact bounds reads as the
+/// ones written before selective bounds were kept), then the FNV-1a checksum of all that.
 fn encode(w: &mut dyn Write, header: &TableHeader, saved: &[Saved]) -> std::io::Result<()> {
     let mut sum = OFFSET;
     let mut put = |w: &mut dyn Write, bytes: &[u8]| {
@@ -403,7 +408,8 @@ fn encode(w: &mut dyn Write, header: &TableHeader, saved: &[Saved]) -> std::io::
         let word = (b.lower + 64) as u64
             | ((b.upper + 64) as u64) << 8
             | u64::from(b.best.unwrap_or(255)) << 16
-            | u64::from(s.empties) << 24;
+            | u64::from(s.empties) << 24
+            | u64::from(b.sel) << 32;
         let mut bytes = [0u8; SAVED_BYTES];
         bytes[..8].copy_from_slice(&s.p.to_le_bytes());
         bytes[8..16].copy_from_slice(&s.o.to_le_bytes());
@@ -513,10 +519,11 @@ fn read_table(
         let upper = ((w >> 8) & 0xFF) as i32 - 64;
         let best = ((w >> 16) & 0xFF) as u32;
         let empties = ((w >> 24) & 0xFF) as u32;
+        let sel = ((w >> 32) & 0xF) as u8;
         let empty = mask & !(p | o);
         let ok = p & o == 0
             && (p | o) & !mask == 0
-            && w >> 32 == 0
+            && w >> 36 == 0
             && empty.count_ones() == empties
             && -64 <= lower
             && lower <= upper
@@ -533,7 +540,7 @@ fn read_table(
                 lower,
                 upper,
                 best: (best != 255).then_some(best),
-                sel: 0,
+                sel,
             },
         });
     }
@@ -618,6 +625,40 @@ mod tests {
         assert!(same(&again));
     }
 
+    /// The probcut passes' selective bounds go into a snapshot and back into a table, where
+    /// they change no value: a solve that starts from them gives the answer of one without.
+    #[test]
+    fn selective_bounds_in_a_snapshot_change_no_value() {
+        use super::super::{SolveOptions, Solver};
+        use crate::progress::Silent;
+        // 6x6 (it has pattern weights, so the passes run) at 21 empty squares.
+        let mut pos = Shape::new(6, 6).unwrap().start();
+        while pos.empty().count_ones() > 21 {
+            pos = pos.apply(pos.legal_turns()[0]).unwrap();
+        }
+        let opts = SolveOptions::default();
+        let mut first = Solver::new(16);
+        let want = first.solve(&pos, &opts, &Silent);
+        let saved = first.table.snapshot(1 << 20);
+        assert!(
+            saved.iter().any(|s| s.bound.sel > 0),
+            "the passes left selective bounds"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let state = open_at(dir.path(), &pos, Scoring::Discs, false).unwrap();
+        state.saver().save(&first.table, want.nodes, 0.0).unwrap();
+        drop(state);
+        let mut state = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap();
+        assert_eq!(state.snapshot_len(), saved.len());
+        let again = Solver::new(16)
+            .solve_kept(&pos, &opts, &Silent, &mut state)
+            .unwrap();
+        assert_eq!(
+            (again.value, again.pv, again.move_values, again.final_score),
+            (want.value, want.pv, want.move_values, want.final_score)
+        );
+    }
+
     #[test]
     fn a_state_is_refused_without_resume_or_for_another_solve() {
         let dir = tempfile::tempdir().unwrap();
@@ -673,11 +714,12 @@ mod tests {
             let b = Bound {
                 lower: -4 + i as i32,
                 upper: 8,
+                // One selective bound (a probcut pass's), kept with its level.
                 best: k.legal_turns().iter().find_map(|m| match m {
                     crate::board::Move::Place(sq) => Some(*sq),
                     crate::board::Move::Pass => None,
                 }),
-                sel: 0,
+                sel: u8::from(i == 1),
             };
             table.put(
                 super::super::table::Part::Main,

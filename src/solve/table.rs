@@ -276,7 +276,7 @@ pub struct Saved {
     pub o: u64,
     /// Empty squares of the position (the size class the table keeps it by).
     pub empties: u32,
-    /// Its bounds, found by an exact search (`sel` is 0).
+    /// Its bounds, with the selectivity of the search that found them (`sel`, 0: exact).
     pub bound: Bound,
 }
 
@@ -294,19 +294,20 @@ impl Table {
         (e.data.load(Ordering::Relaxed) == d1).then_some((p, o, d1))
     }
 
-    /// The exact-search bounds of the main part's positions with the most empty squares (the
-    /// costliest subtrees): all those with at least the fewest empty squares that keeps them
-    /// to `max` entries, largest subtrees first. Safe while searches run, which it does not
-    /// stop: an entry being written is left out, and an entry written meanwhile may or may not
-    /// be in. Every bound kept is a fact about its position, so [`Table::restore`] can give it
-    /// to a later search of the same board under the same scoring rule.
+    /// The bounds of the main part's positions with the most empty squares (the costliest
+    /// subtrees): all those with at least the fewest empty squares that keeps them to `max`
+    /// entries, largest subtrees first (exact before selective among equals). Safe while
+    /// searches run, which it does not stop: an entry being written is left out, and an entry
+    /// written meanwhile may or may not be in. An exact bound is a fact about its position and
+    /// a selective one is marked with its level, which only selective searches read, so
+    /// [`Table::restore`] can give both to a later search of the same board under the same
+    /// scoring rule.
     #[must_use]
     pub fn snapshot(&self, max: usize) -> Vec<Saved> {
         let main = 2 * (self.bucket_mask + 1);
-        let exact = |d: u64| (d >> 48) & 0xF == 0;
         let mut per_empties = [0usize; 256];
         for i in 0..main {
-            if let Some((_, _, d)) = self.read(i).filter(|&(_, _, d)| exact(d)) {
+            if let Some((_, _, d)) = self.read(i) {
                 per_empties[((d >> 24) & 0xFF) as usize] += 1;
             }
         }
@@ -321,7 +322,7 @@ impl Table {
         for i in 0..main {
             if let Some((p, o, d)) = self.read(i) {
                 let empties = ((d >> 24) & 0xFF) as usize;
-                if exact(d) && empties >= least && saved.len() < max {
+                if empties >= least && saved.len() < max {
                     saved.push(Saved {
                         p,
                         o,
@@ -331,7 +332,7 @@ impl Table {
                 }
             }
         }
-        saved.sort_by_key(|s| (std::cmp::Reverse(s.empties), s.p, s.o));
+        saved.sort_by_key(|s| (std::cmp::Reverse(s.empties), s.bound.sel, s.p, s.o));
         saved
     }
 
@@ -405,20 +406,23 @@ mod tests {
     }
 
     #[test]
-    fn a_snapshot_keeps_the_largest_exact_subtrees() {
+    fn a_snapshot_keeps_the_largest_subtrees() {
         let t = Table::new(1);
         for k in 1..=40u64 {
-            // Empty squares 1..=40; every tenth bound selective, which a snapshot leaves out.
+            // Empty squares 1..=40; every tenth bound selective, which a snapshot keeps with
+            // its level.
             let sel = u8::from(k % 10 == 0);
             t.put(Part::Main, k, k << 32, k as u32, bound(-2, 6, Some(3), sel));
         }
         t.put(Part::Near, 99, 1 << 40, 50, bound(0, 0, None, 0));
         let all = t.snapshot(1000);
-        assert_eq!(all.len(), 36, "the exact bounds of the main part");
+        assert_eq!(all.len(), 40, "the bounds of the main part");
+        assert_eq!(all.iter().filter(|s| s.bound.sel == 1).count(), 4);
         assert!(all.windows(2).all(|w| w[0].empties >= w[1].empties));
         let some = t.snapshot(5);
         let empties: Vec<u32> = some.iter().map(|s| s.empties).collect();
-        assert_eq!(empties, [39, 38, 37, 36, 35]);
+        assert_eq!(empties, [40, 39, 38, 37, 36]);
+        assert_eq!(some[0].bound.sel, 1);
         let u = Table::new(1);
         u.restore(&some);
         for s in &some {

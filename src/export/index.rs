@@ -103,9 +103,10 @@ const KINDS: &[Kind] = &[
     },
     Kind {
         pattern: "results/RxC/solve-SCORING/solve-table.bin",
-        what: "The table snapshot beside a `solve-state.json`: the exact bounds of the \
-               positions with the most empty squares (at most `--state-mb`, 1 MiB by \
-               default), which a resumed solve puts into its table first. Binary: a magic, \
+        what: "The table snapshot beside a `solve-state.json`: the bounds of the positions \
+               with the most empty squares, exact ones and the probcut passes' selective ones \
+               with their level (at most `--state-mb`, 1 MiB by default), which a resumed \
+               solve puts into its table first. Binary: a magic, \
                a JSON header (position, rule, nodes and seconds so far), the count, 24 bytes \
                a bound, an FNV-1a checksum; checked before it is used.",
     },

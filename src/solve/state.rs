@@ -714,11 +714,11 @@ mod tests {
             let b = Bound {
                 lower: -4 + i as i32,
                 upper: 8,
-                // One selective bound (a probcut pass's), kept with its level.
                 best: k.legal_turns().iter().find_map(|m| match m {
                     crate::board::Move::Place(sq) => Some(*sq),
                     crate::board::Move::Pass => None,
                 }),
+                // One selective bound (a probcut pass's), kept with its level.
                 sel: u8::from(i == 1),
             };
             table.put(

@@ -22,7 +22,9 @@
 //! Within a process, `workers` threads solve units at once, each on one thread with a table of
 //! its own cleared before each unit, so a unit's result and node count depend only on the unit
 //! and the options in the log's header: never on the number of processes, threads or the order
-//! in which units finish.
+//! in which units finish. Which units are solved can depend on that order (a unit started
+//! while another's result was on its way may turn out not to be needed), and so can the
+//! proof's total nodes; its value, principal variation and move values cannot.
 
 pub mod error;
 pub mod import;

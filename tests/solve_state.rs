@@ -108,3 +108,44 @@ fn bad_states_and_options_are_refused() {
     // --resume, --snapshot-secs and --state-mb need --state.
     fails_with(&reversi(&["solve", "-n", "4", "--resume"]), 2, "--state");
 }
+
+/// `--status` reads a state without solving (and without its lock): each root move's value
+/// as the report gives it, and the position's value that follows; no state, or `--status`
+/// with `--resume`, is refused.
+#[test]
+fn status_prints_what_the_state_proves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("s");
+    let d = dir.to_str().unwrap();
+    let status = ["solve", "-n", "4", "--state", d, "--status"];
+    fails_with(&reversi(&status), 2, "no solve is kept there");
+    let solved = json(&reversi(&[
+        "solve",
+        "-n",
+        "4",
+        "--json",
+        "--hash-mb",
+        "8",
+        "--state",
+        d,
+    ]));
+    let out = reversi(&status);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let value = solved["value"].as_i64().unwrap();
+    assert!(
+        text.contains(&format!("the position's value, proven {value:+} for black")),
+        "{text}"
+    );
+    for mv in solved["move_values"].as_array().unwrap() {
+        let line = format!(
+            "{}: {:+} for black",
+            mv["move"].as_str().unwrap(),
+            mv["value"].as_i64().unwrap()
+        );
+        assert!(text.contains(&line), "{line} in {text}");
+    }
+    let mut both = status.to_vec();
+    both.push("--resume");
+    fails_with(&reversi(&both), 2, "--resume");
+}

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use reversi_nxn::board::{Move, Scoring};
+use reversi_nxn::board::{Move, Position, Scoring};
 use reversi_nxn::solve::probcut::MAX_LEVELS;
 use reversi_nxn::solve::state::{SolveState, SAVED_BYTES};
 use reversi_nxn::solve::{convention, Mode, SolveOptions, SolveReport, Solver};
@@ -77,6 +77,10 @@ pub struct SolveArgs {
     /// Go on with the solve kept in --state (or start it, if the directory has none).
     #[arg(long, requires = "state")]
     pub resume: bool,
+    /// Print what the solve kept in --state has proven (each root move's value or its bounds
+    /// so far, and the root's), and solve nothing; it may run meanwhile.
+    #[arg(long, requires = "state", conflicts_with = "resume")]
+    pub status: bool,
     /// Seconds between the table snapshots written into --state.
     #[arg(long, requires = "state", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub snapshot_secs: u64,
@@ -324,6 +328,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if let Some(path) = &args.out {
         super::prepare_output_file(path, "--out")?;
     }
+    if args.status {
+        let dir = args.state.as_deref().expect("--status requires --state");
+        return print_status(dir, &pos, args.scoring);
+    }
     let empties = pos.empty().count_ones();
     if empties > SOLVE_WITHOUT_YES {
         super::check_long(
@@ -436,6 +444,64 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         print_report(&report);
         for path in &outs {
             println!("wrote {}", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// Prints what the solve of `pos` under `scoring` kept in `dir` has proven: each root move's
+/// value or the bounds proven so far, in black's terms as the report's move values, and the
+/// root's bounds that follow.
+fn print_status(dir: &std::path::Path, pos: &Position, scoring: Scoring) -> Result<()> {
+    let st = reversi_nxn::solve::state::status(dir, pos, scoring)?;
+    let squares = pos.shape().squares() as i32;
+    let sign = if pos.black_to_move() { 1 } else { -1 };
+    println!(
+        "solve {} from {}, scoring {}, kept in {}",
+        pos.shape(),
+        pos,
+        scoring.name(),
+        dir.display()
+    );
+    println!(
+        "{} runs, {:.3e} nodes, {:.0} s so far; {} table bounds in the snapshot",
+        st.runs, st.nodes as f64, st.seconds, st.bounds
+    );
+    // Bounds of the root's value for the side to move: the best child's.
+    let (mut lower, mut upper) = (-squares, -squares);
+    let turns = pos.legal_turns();
+    for &m in &turns {
+        let key = pos.apply(m).expect("legal turn").canonical();
+        let name = pos.move_name(m);
+        let (lo, hi) = if let Some(&(_, v, nodes, secs)) = st.solved.iter().find(|r| r.0 == key) {
+            println!(
+                "{name}: {:+} for black ({:.3e} nodes, {secs:.0} s)",
+                sign * v,
+                nodes as f64
+            );
+            (v, v)
+        } else if let Some(&(_, lo, hi)) = st.open.iter().find(|r| r.0 == key) {
+            println!(
+                "{}",
+                reversi_nxn::solve::proven_words(&name, (lo, hi), sign, squares)
+            );
+            (lo, hi)
+        } else {
+            println!("{name}: nothing proven yet");
+            (-squares, squares)
+        };
+        lower = lower.max(lo);
+        upper = upper.max(hi);
+    }
+    if turns.is_empty() {
+        println!("no legal move: solve it without --state");
+    } else {
+        let doing = "the position's value";
+        let words = reversi_nxn::solve::proven_words(doing, (lower, upper), sign, squares);
+        if words == doing {
+            println!("{doing}: nothing proven yet");
+        } else {
+            println!("{words}");
         }
     }
     Ok(())

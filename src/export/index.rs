@@ -98,8 +98,9 @@ const KINDS: &[Kind] = &[
         pattern: "results/RxC/solve-SCORING/solve-state.json",
         what: "A `reversi solve --state` kept across working stretches: the position, the \
                rule, each root move's exact value as it is found (once per symmetry class, \
-               the child's discs from the root mover's side), the nodes and seconds of all \
-               runs.",
+               the child's discs from the root mover's side), the bounds proven so far of \
+               the value of a root move in progress (`open`), the nodes and seconds of all \
+               runs; `reversi solve ... --state DIR --status` prints it.",
     },
     Kind {
         pattern: "results/RxC/solve-SCORING/solve-table.bin",

@@ -11,6 +11,16 @@ use super::search::Searcher;
 pub trait Search {
     /// The exact value of `(p, o)` for the side to move (MTD(f) from `guess`).
     fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32;
+    /// [`Search::exact`] of a position whose value is known to lie in `known` (inclusive),
+    /// calling `proven` with the bounds proven so far after each null-window test.
+    fn exact_within(
+        &mut self,
+        p: u64,
+        o: u64,
+        guess: i32,
+        known: (i32, i32),
+        proven: &mut dyn FnMut(i32, i32),
+    ) -> i32;
     /// A fail-soft search of `(p, o)` with the window `(alpha, beta)`.
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32;
     /// A heuristic guess of the value of `(p, o)` from about `budget` nodes.
@@ -27,6 +37,16 @@ pub trait Search {
 impl<C: Cpu> Search for Searcher<'_, C> {
     fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
         Searcher::exact(self, p, o, guess)
+    }
+    fn exact_within(
+        &mut self,
+        p: u64,
+        o: u64,
+        guess: i32,
+        known: (i32, i32),
+        proven: &mut dyn FnMut(i32, i32),
+    ) -> i32 {
+        Searcher::exact_within(self, p, o, guess, known, proven)
     }
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         Searcher::search(self, p, o, alpha, beta)

@@ -64,6 +64,7 @@ pub mod train;
 pub mod tuning;
 
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::board::{Move, Position, Scoring, Shape, Side, Squares};
@@ -365,6 +366,7 @@ fn solve_in(
     let t0 = Instant::now();
     let (nodes_before, seconds_before) = state.as_ref().map_or((0, 0.0), |s| s.before());
     let ctx = Ctx::new(table, opts.tuning, pos.shape(), opts.scoring);
+    let searched0 = table.searched().load(Ordering::Relaxed);
     let sign = if pos.black_to_move() { 1 } else { -1 };
     let turns = pos.legal_turns();
 
@@ -400,11 +402,19 @@ fn solve_in(
                 v
             }
             (None, None) => {
-                progress.working_on(&format!(
+                let doing = format!(
                     "root move {} ({} of {classes})",
                     pos.move_name(*m),
                     by_class.len() + 1
-                ));
+                );
+                // Bounds of the move's value for the side to move at the root, proven by an
+                // earlier run and then by this one.
+                let squares = pos.shape().squares() as i32;
+                let mut known = state
+                    .as_ref()
+                    .and_then(|s| s.proven(key))
+                    .unwrap_or((-squares, squares));
+                progress.working_on(&proven_words(&doing, known, sign, squares));
                 let mut s = searcher(&ctx);
                 let budget = guess_budget(&opts.tuning, pos.shape(), child.empty().count_ones());
                 if budget > 0 && (first || opts.tuning.guess_all) {
@@ -412,8 +422,30 @@ fn solve_in(
                 }
                 first = false;
                 let (n0, s0) = (ctx.nodes(), t0.elapsed().as_secs_f64());
-                let v = -s.exact(child.player(), child.opponent(), -guess);
+                let mut kept = Ok(());
+                let v = -s.exact_within(
+                    child.player(),
+                    child.opponent(),
+                    -guess,
+                    (-known.1, -known.0),
+                    &mut |lower, upper| {
+                        let now = (-upper, -lower);
+                        if now.0 <= known.0 && now.1 >= known.1 {
+                            return;
+                        }
+                        known = (known.0.max(now.0), known.1.min(now.1));
+                        progress.working_on(&proven_words(&doing, known, sign, squares));
+                        if let (Some(state), Ok(())) = (state.as_mut(), &kept) {
+                            // The live count (ctx.nodes() counts finished searchers only).
+                            let n1 = table.searched().load(Ordering::Relaxed) - searched0;
+                            let s1 = t0.elapsed().as_secs_f64();
+                            kept =
+                                state.narrow(key, known, (nodes_before + n1, seconds_before + s1));
+                        }
+                    },
+                );
                 drop(s);
+                kept?;
                 guess = v;
                 by_class.insert(key, v);
                 if let Some(state) = state.as_mut() {
@@ -465,6 +497,24 @@ fn solve_in(
         threads: rayon::current_num_threads(),
         scoring: opts.scoring,
     })
+}
+
+/// What a solve is busy with, `doing`, and the bounds `known` of the value of the root move
+/// in progress for the side to move at the root (`sign`: 1 when that is black), in black's
+/// terms as the report gives move values; `±squares` is no bound.
+pub fn proven_words(doing: &str, known: (i32, i32), sign: i32, squares: i32) -> String {
+    let (lower, upper) = if sign > 0 {
+        known
+    } else {
+        (-known.1, -known.0)
+    };
+    match (lower > -squares, upper < squares) {
+        _ if lower == upper => format!("{doing}, proven {lower:+} for black"),
+        (true, true) => format!("{doing}, proven between {lower:+} and {upper:+} for black"),
+        (true, false) => format!("{doing}, proven at least {lower:+} for black"),
+        (false, true) => format!("{doing}, proven at most {upper:+} for black"),
+        (false, false) => doing.to_string(),
+    }
 }
 
 /// The body of [`Solver::move_values_within`]: the children's values by searchers under

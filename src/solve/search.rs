@@ -194,15 +194,33 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// starts its null-window tests at `guess`, or after the selective passes of
     /// [`probcut`](super::probcut) (when they apply) at their value.
     pub(super) fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
+        self.exact_within(p, o, guess, (-INF + 1, INF - 1), &mut |_, _| {})
+    }
+
+    /// [`Searcher::exact`] of a position whose value is known to lie in `known` (bounds
+    /// proven earlier, inclusive), calling `proven` with the bounds proven so far (inclusive,
+    /// within -64 and +64) after each null-window test of MTD(f): bounds that hold, unlike the
+    /// selective passes' (which are not reported).
+    pub(super) fn exact_within(
+        &mut self,
+        p: u64,
+        o: u64,
+        guess: i32,
+        known: (i32, i32),
+        proven: &mut dyn FnMut(i32, i32),
+    ) -> i32 {
+        let (mut lower, mut upper) = known;
+        if lower == upper {
+            return lower;
+        }
         if !self.ctx.tuning.mtdf {
-            return self.search(p, o, -INF, INF);
+            return self.search(p, o, (lower - 1).max(-INF), (upper + 1).min(INF));
         }
         let guess = self.selective(p, o, guess);
         if self.aborted() {
             return 0;
         }
-        let (mut lower, mut upper) = (-INF + 1, INF - 1);
-        let mut g = guess.clamp(-64, 64);
+        let mut g = guess.clamp(-64, 64).clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
             g = self.search(p, o, beta - 1, beta);
@@ -214,6 +232,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             } else {
                 lower = g;
             }
+            proven(lower.max(-64), upper.min(64));
         }
         g
     }

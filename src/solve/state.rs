@@ -6,7 +6,9 @@
 //!
 //! - `solve-state.json`: the position, the scoring rule, and each root move's exact value as
 //!   it is found (once per symmetry class, as [`Solver::solve`](super::Solver::solve) finds
-//!   them), with the nodes and seconds of all runs so far;
+//!   them), the bounds of the value of the root move in progress that MTD(f) has proven so
+//!   far (a resumed run starts the move inside them), with the nodes and seconds of all runs
+//!   so far;
 //! - `solve-table.bin`: every few minutes, a snapshot of the transposition table's bounds of
 //!   the largest subtrees ([`Table::snapshot`]), at most a given number of them: exact ones,
 //!   and the selective ones of the probcut passes with their level, so that a root move
@@ -93,6 +95,12 @@ pub enum StateError {
         /// The state file.
         path: PathBuf,
     },
+    /// `--status` found no state.
+    #[error("{} does not exist: no solve is kept there", path.display())]
+    Missing {
+        /// The state file.
+        path: PathBuf,
+    },
     /// Another run uses the directory.
     #[error(transparent)]
     Locked(#[from] LockError),
@@ -131,6 +139,18 @@ struct RootValue {
     seconds: f64,
 }
 
+/// A root move's child not solved yet, with the bounds of its value (for the side to move at
+/// the root, inclusive) that the exact search has proven so far.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+struct OpenRoot {
+    player: String,
+    opponent: String,
+    /// The value is at least this (minus the board's squares: nothing proven).
+    lower: i32,
+    /// The value is at most this (the board's squares: nothing proven).
+    upper: i32,
+}
+
 /// The state file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct StateFile {
@@ -144,6 +164,10 @@ struct StateFile {
     /// Runs that have worked on it, this one included.
     runs: u32,
     roots: Vec<RootValue>,
+    /// Root moves' children in progress, with the bounds proven so far (absent in the files
+    /// of builds before they were kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    open: Vec<OpenRoot>,
 }
 
 /// What identifies a solve: the board, the position and the scoring rule.
@@ -230,30 +254,7 @@ impl SolveState {
         if exists && !resume {
             return Err(StateError::Exists { path: state_path });
         }
-        let mut file = StateFile {
-            format: FORMAT,
-            board: id.board.clone(),
-            position: id.position.clone(),
-            scoring: id.scoring.clone(),
-            nodes: 0,
-            seconds: 0.0,
-            runs: 0,
-            roots: Vec::new(),
-        };
-        if state_path.exists() {
-            file = read_state(&state_path, pos, &id)?;
-        }
-        let mut snapshot = Vec::new();
-        if table_path.exists() {
-            let (header, saved) = read_table(&table_path, pos, &id)?;
-            // The later of the two files has the larger totals.
-            if header.seconds > file.seconds {
-                file.nodes = header.nodes;
-                file.seconds = header.seconds;
-            }
-            file.runs = file.runs.max(header.runs);
-            snapshot = saved;
-        }
+        let (mut file, snapshot) = load(dir, pos, &id)?;
         file.runs += 1;
         Ok(SolveState {
             dir: dir.to_path_buf(),
@@ -300,6 +301,61 @@ impl SolveState {
             .map(|r| r.value)
     }
 
+    /// The bounds proven so far (for the side to move at the root, inclusive) of the value of
+    /// the child with canonical discs `key`, not solved yet: `None` when nothing is kept.
+    #[must_use]
+    pub fn proven(&self, key: (u64, u64)) -> Option<(i32, i32)> {
+        self.file
+            .open
+            .iter()
+            .find(|r| unhex(&r.player) == Some(key.0) && unhex(&r.opponent) == Some(key.1))
+            .map(|r| (r.lower, r.upper))
+    }
+
+    /// Keeps the bounds `lower..=upper` proven for the value of the child with canonical discs
+    /// `key` (for the side to move at the root), narrowing those already kept, with the totals
+    /// of all runs so far.
+    ///
+    /// # Errors
+    ///
+    /// The state file cannot be written.
+    pub fn narrow(
+        &mut self,
+        key: (u64, u64),
+        (lower, upper): (i32, i32),
+        (total_nodes, total_seconds): (u64, f64),
+    ) -> Result<(), StateError> {
+        let (player, opponent) = (hex(key.0), hex(key.1));
+        match self
+            .file
+            .open
+            .iter_mut()
+            .find(|r| r.player == player && r.opponent == opponent)
+        {
+            Some(r) => {
+                r.lower = r.lower.max(lower);
+                r.upper = r.upper.min(upper);
+            }
+            None => self.file.open.push(OpenRoot {
+                player,
+                opponent,
+                lower,
+                upper,
+            }),
+        }
+        self.file.nodes = total_nodes;
+        self.file.seconds = total_seconds;
+        self.write()
+    }
+
+    /// Replaces the state file with what is kept.
+    fn write(&self) -> Result<(), StateError> {
+        let path = self.dir.join(STATE_FILE);
+        let text = serde_json::to_string_pretty(&self.file).expect("the state serializes");
+        crate::atomic::write_atomic(&path, &format!("{text}\n"))
+            .map_err(|e| StateError::io(&path, e))
+    }
+
     /// Puts the snapshot read at opening into `table` (once).
     pub fn restore(&mut self, table: &Table) {
         table.restore(&self.snapshot);
@@ -319,19 +375,20 @@ impl SolveState {
         (nodes, seconds): (u64, f64),
         (total_nodes, total_seconds): (u64, f64),
     ) -> Result<(), StateError> {
+        let (player, opponent) = (hex(key.0), hex(key.1));
+        self.file
+            .open
+            .retain(|r| r.player != player || r.opponent != opponent);
         self.file.roots.push(RootValue {
-            player: hex(key.0),
-            opponent: hex(key.1),
+            player,
+            opponent,
             value,
             nodes,
             seconds,
         });
         self.file.nodes = total_nodes;
         self.file.seconds = total_seconds;
-        let path = self.dir.join(STATE_FILE);
-        let text = serde_json::to_string_pretty(&self.file).expect("the state serializes");
-        crate::atomic::write_atomic(&path, &format!("{text}\n"))
-            .map_err(|e| StateError::io(&path, e))
+        self.write()
     }
 
     /// What writes the snapshots, for a thread beside the search.
@@ -349,6 +406,94 @@ impl SolveState {
             runs: self.file.runs,
         }
     }
+}
+
+/// The state of solving `pos` under `id` in `dir` and its snapshot's bounds, both checked
+/// (an empty state when the directory has neither file).
+fn load(dir: &Path, pos: &Position, id: &Identity) -> Result<(StateFile, Vec<Saved>), StateError> {
+    let state_path = dir.join(STATE_FILE);
+    let table_path = dir.join(TABLE_FILE);
+    let mut file = StateFile {
+        format: FORMAT,
+        board: id.board.clone(),
+        position: id.position.clone(),
+        scoring: id.scoring.clone(),
+        nodes: 0,
+        seconds: 0.0,
+        runs: 0,
+        roots: Vec::new(),
+        open: Vec::new(),
+    };
+    if state_path.exists() {
+        file = read_state(&state_path, pos, id)?;
+    }
+    let mut snapshot = Vec::new();
+    if table_path.exists() {
+        let (header, saved) = read_table(&table_path, pos, id)?;
+        // The later of the two files has the larger totals.
+        if header.seconds > file.seconds {
+            file.nodes = header.nodes;
+            file.seconds = header.seconds;
+        }
+        file.runs = file.runs.max(header.runs);
+        snapshot = saved;
+    }
+    Ok((file, snapshot))
+}
+
+/// What a solve's state holds, read without its lock (the run may be going on): see
+/// [`status`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Status {
+    /// Runs that have worked on the solve.
+    pub runs: u32,
+    /// Nodes and seconds of all runs, as of the later of the two files.
+    pub nodes: u64,
+    /// Seconds of all runs.
+    pub seconds: f64,
+    /// Bounds in the table snapshot.
+    pub bounds: usize,
+    /// The children solved (canonical discs), each with its value for the side to move at the
+    /// root, nodes and seconds.
+    pub solved: Vec<((u64, u64), i32, u64, f64)>,
+    /// The children in progress, each with the bounds proven so far (for the side to move at
+    /// the root, inclusive).
+    pub open: Vec<((u64, u64), i32, i32)>,
+}
+
+/// The state of solving `pos` under `scoring` kept in `dir`, checked as `--resume` checks it.
+///
+/// # Errors
+///
+/// [`StateError`]: a file is damaged or another solve's, or `dir` holds no state.
+pub fn status(dir: &Path, pos: &Position, scoring: Scoring) -> Result<Status, StateError> {
+    let id = Identity {
+        board: pos.shape().name(),
+        position: pos.to_board_string(),
+        scoring: scoring.name().to_string(),
+    };
+    let state_path = dir.join(STATE_FILE);
+    if !state_path.exists() && !dir.join(TABLE_FILE).exists() {
+        return Err(StateError::Missing { path: state_path });
+    }
+    let (file, snapshot) = load(dir, pos, &id)?;
+    let key = |p: &str, o: &str| unhex(p).zip(unhex(o)).expect("checked on reading");
+    Ok(Status {
+        runs: file.runs,
+        nodes: file.nodes,
+        seconds: file.seconds,
+        bounds: snapshot.len(),
+        solved: file
+            .roots
+            .iter()
+            .map(|r| (key(&r.player, &r.opponent), r.value, r.nodes, r.seconds))
+            .collect(),
+        open: file
+            .open
+            .iter()
+            .map(|r| (key(&r.player, &r.opponent), r.lower, r.upper))
+            .collect(),
+    })
 }
 
 /// Writes table snapshots into a solve's directory.
@@ -463,6 +608,32 @@ fn read_state(path: &Path, pos: &Position, id: &Identity) -> Result<StateFile, S
         }
         if r.value.abs() > squares {
             return Err(bad("a value beyond the board's squares"));
+        }
+    }
+    for (i, r) in file.open.iter().enumerate() {
+        let key = unhex(&r.player).zip(unhex(&r.opponent));
+        let bad = |why: &str| StateError::damaged(path, format!("open entry {}: {why}", i + 1));
+        let key = key.ok_or_else(|| bad("discs not in hexadecimal (0x...)"))?;
+        if !children.contains(&key) {
+            return Err(bad("not a child of the root position"));
+        }
+        if file.open[..i]
+            .iter()
+            .any(|q| unhex(&q.player).zip(unhex(&q.opponent)) == Some(key))
+        {
+            return Err(bad("the same child twice"));
+        }
+        if file
+            .roots
+            .iter()
+            .any(|q| unhex(&q.player).zip(unhex(&q.opponent)) == Some(key))
+        {
+            return Err(bad("a child whose value is kept already"));
+        }
+        if !(-squares <= r.lower && r.lower <= r.upper && r.upper <= squares) {
+            return Err(bad(
+                "bounds not in order within the board's squares (lower <= upper)",
+            ));
         }
     }
     if !file.seconds.is_finite() || file.seconds < 0.0 {
@@ -657,6 +828,85 @@ mod tests {
             (again.value, again.pv, again.move_values, again.final_score),
             (want.value, want.pv, want.move_values, want.final_score)
         );
+    }
+
+    /// Bounds kept for a root move in progress narrow as they are proven, are read back by a
+    /// resumed run and by [`status`], leave when the move is solved, and a resumed solve
+    /// that starts inside them gives the answer of one solve; bounds that are no child's, out
+    /// of order, or of a solved child are damage.
+    #[test]
+    fn proven_bounds_are_kept_narrowed_and_checked() {
+        use super::super::{SolveOptions, Solver};
+        use crate::progress::Silent;
+        let pos = Shape::new(5, 6).unwrap().start();
+        let opts = SolveOptions::default();
+        let want = Solver::new(32).solve(&pos, &opts, &Silent);
+        let dir = tempfile::tempdir().unwrap();
+        let turns = pos.legal_turns();
+        let first = pos.apply(turns[0]).unwrap().canonical();
+        // The first move's value for black, the side to move at the root.
+        let v = want.move_values[0].1;
+        let mut s = open_at(dir.path(), &pos, Scoring::Discs, false).unwrap();
+        assert_eq!(s.proven(first), None);
+        s.narrow(first, (v - 6, 30), (5, 1.0)).unwrap();
+        s.narrow(first, (-30, v + 2), (6, 2.0)).unwrap();
+        s.narrow(first, (v - 8, v + 4), (7, 3.0)).unwrap();
+        assert_eq!(s.proven(first), Some((v - 6, v + 2)));
+        drop(s);
+        let st = status(dir.path(), &pos, Scoring::Discs).unwrap();
+        assert_eq!(st.open, vec![(first, v - 6, v + 2)]);
+        assert_eq!((st.nodes, st.runs), (7, 1));
+        let text = std::fs::read_to_string(dir.path().join(STATE_FILE)).unwrap();
+        // A resumed solve starts the first move inside the kept bounds: the same answer.
+        let mut s = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap();
+        assert_eq!(s.proven(first), Some((v - 6, v + 2)));
+        let again = Solver::new(32)
+            .solve_kept(&pos, &opts, &Silent, &mut s)
+            .unwrap();
+        assert_eq!(
+            (again.value, again.pv, again.move_values, again.final_score),
+            (want.value, want.pv, want.move_values, want.final_score)
+        );
+        assert_eq!((s.proven(first), s.known(first)), (None, Some(v)));
+        drop(s);
+        let st = status(dir.path(), &pos, Scoring::Discs).unwrap();
+        assert!(st.open.is_empty());
+        assert_eq!(st.solved.len(), 4);
+        // Damage: bounds out of order, beyond the board, of no child, or of a solved child.
+        let path = dir.path().join(STATE_FILE);
+        let lower = format!("\"lower\": {}", v - 6);
+        for bad in [
+            text.replace(&lower, &format!("\"lower\": {}", v + 3)),
+            text.replace(&lower, "\"lower\": -31"),
+            text.replace(&hex(first.0), &hex(first.0 ^ 1)),
+            text.replace(
+                "\"roots\": []",
+                &format!(
+                    "\"roots\": [{{\"player\": \"{}\", \"opponent\": \"{}\", \"value\": {v},                      \"nodes\": 1, \"seconds\": 0.0}}]",
+                    hex(first.0),
+                    hex(first.1)
+                ),
+            ),
+        ] {
+            assert_ne!(bad, text);
+            std::fs::write(&path, &bad).unwrap();
+            assert!(
+                matches!(
+                    open_at(dir.path(), &pos, Scoring::Discs, true),
+                    Err(StateError::Damaged { .. })
+                ),
+                "{bad}"
+            );
+            assert!(matches!(
+                status(dir.path(), &pos, Scoring::Discs),
+                Err(StateError::Damaged { .. })
+            ));
+        }
+        let empty = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            status(empty.path(), &pos, Scoring::Discs),
+            Err(StateError::Missing { .. })
+        ));
     }
 
     #[test]

@@ -258,6 +258,19 @@ mod tests {
         }
     }
 
+    /// Selective passes from 10 empty squares at the root and probcut from 6, so that they
+    /// cut a lot on small positions.
+    fn cutting() -> Tuning {
+        Tuning {
+            probcut: Some(Probcut {
+                root_empties: 10,
+                empties: 6,
+                levels: &[100, 150, 200],
+            }),
+            ..Tuning::default()
+        }
+    }
+
     #[test]
     fn selective_passes_change_no_value() {
         // 8x8 positions of 14 empty squares, under both rules: the value with selective
@@ -265,14 +278,7 @@ mod tests {
         // against the value without them, each in a fresh table, and again in the table the
         // passes filled.
         let shape = Shape::square(8).unwrap();
-        let selective = Tuning {
-            probcut: Some(Probcut {
-                root_empties: 10,
-                empties: 6,
-                levels: &[100, 150, 200],
-            }),
-            ..Tuning::default()
-        };
+        let selective = cutting();
         let exact = Tuning {
             probcut: None,
             defer_ordering: false,
@@ -310,14 +316,7 @@ mod tests {
     #[test]
     fn proven_bounds_hold_and_known_bounds_change_no_value() {
         let shape = Shape::square(8).unwrap();
-        let selective = Tuning {
-            probcut: Some(Probcut {
-                root_empties: 10,
-                empties: 6,
-                levels: &[100, 150, 200],
-            }),
-            ..Tuning::default()
-        };
+        let selective = cutting();
         let plain = Tuning {
             probcut: None,
             mtdf: false,

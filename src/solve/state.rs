@@ -586,54 +586,54 @@ fn read_state(path: &Path, pos: &Position, id: &Identity) -> Result<StateFile, S
             wanted: id.words(),
         });
     }
-    // Every kept child must be a root move's child, once, with a value the board allows.
+    // Every kept child must be a root move's child, once, with a value or bounds the board
+    // allows.
     let children: Vec<(u64, u64)> = pos
         .legal_turns()
         .iter()
         .map(|&m| pos.apply(m).expect("legal turn").canonical())
         .collect();
     let squares = pos.shape().squares() as i32;
-    for (i, r) in file.roots.iter().enumerate() {
-        let key = unhex(&r.player).zip(unhex(&r.opponent));
-        let bad = |why: &str| StateError::damaged(path, format!("root entry {}: {why}", i + 1));
-        let key = key.ok_or_else(|| bad("discs not in hexadecimal (0x...)"))?;
+    // The solved children, then those in progress (each with a child not solved).
+    let entries = file
+        .roots
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let fits = r.value.abs() <= squares;
+            (
+                "root",
+                i,
+                &r.player,
+                &r.opponent,
+                fits,
+                "a value beyond the board's squares",
+            )
+        })
+        .chain(file.open.iter().enumerate().map(|(i, r)| {
+            let fits = -squares <= r.lower && r.lower <= r.upper && r.upper <= squares;
+            let why = "bounds not in order within the board's squares (lower <= upper)";
+            ("open", i, &r.player, &r.opponent, fits, why)
+        }));
+    let mut seen: Vec<(u64, u64)> = Vec::new();
+    for (kind, i, player, opponent, fits, unfit) in entries {
+        let bad = |why: &str| StateError::damaged(path, format!("{kind} entry {}: {why}", i + 1));
+        let key = unhex(player)
+            .zip(unhex(opponent))
+            .ok_or_else(|| bad("discs not in hexadecimal (0x...)"))?;
         if !children.contains(&key) {
             return Err(bad("not a child of the root position"));
         }
-        if file.roots[..i]
-            .iter()
-            .any(|q| unhex(&q.player).zip(unhex(&q.opponent)) == Some(key))
-        {
-            return Err(bad("the same child twice"));
+        if let Some(j) = seen.iter().position(|&k| k == key) {
+            return Err(bad(if kind == "open" && j < file.roots.len() {
+                "a child whose value is kept already"
+            } else {
+                "the same child twice"
+            }));
         }
-        if r.value.abs() > squares {
-            return Err(bad("a value beyond the board's squares"));
-        }
-    }
-    for (i, r) in file.open.iter().enumerate() {
-        let key = unhex(&r.player).zip(unhex(&r.opponent));
-        let bad = |why: &str| StateError::damaged(path, format!("open entry {}: {why}", i + 1));
-        let key = key.ok_or_else(|| bad("discs not in hexadecimal (0x...)"))?;
-        if !children.contains(&key) {
-            return Err(bad("not a child of the root position"));
-        }
-        if file.open[..i]
-            .iter()
-            .any(|q| unhex(&q.player).zip(unhex(&q.opponent)) == Some(key))
-        {
-            return Err(bad("the same child twice"));
-        }
-        if file
-            .roots
-            .iter()
-            .any(|q| unhex(&q.player).zip(unhex(&q.opponent)) == Some(key))
-        {
-            return Err(bad("a child whose value is kept already"));
-        }
-        if !(-squares <= r.lower && r.lower <= r.upper && r.upper <= squares) {
-            return Err(bad(
-                "bounds not in order within the board's squares (lower <= upper)",
-            ));
+        seen.push(key);
+        if !fits {
+            return Err(bad(unfit));
         }
     }
     if !file.seconds.is_finite() || file.seconds < 0.0 {

@@ -15,7 +15,8 @@ use reversi_nxn::export::plot::{plot_results, thousands};
 use reversi_nxn::export::tables::{perft_csv, write_atomic, write_json};
 use reversi_nxn::perft::{perft_table, PerftOptions, PerftReport};
 use reversi_nxn::positions::{csv as positions_csv, positions, PositionsOptions, PositionsReport};
-use reversi_nxn::solve::{SolveOptions, Solver};
+use reversi_nxn::solve::state::{status, StateError};
+use reversi_nxn::solve::{proven_words, SolveOptions, Solver};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -529,6 +530,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         );
     }
 
+    in_progress(&args.results, &mut rows)?;
     eprintln!("charts into {}", args.plots.display());
     let charts = plot_results(&args.results, &args.plots)?;
     let table = summary_table(&rows);
@@ -576,6 +578,52 @@ fn solution(
             read_solution(&path, shape, scoring)?.context("reading back the solution just written")
         }
     }
+}
+
+/// The solves kept across runs (`reversi solve --state results/RxC/solve-SCORING`) of boards
+/// without a solution under that rule yet: what each has proven so far, in its perfect-play
+/// cell, read and checked as `--status` reads it.
+fn in_progress(results: &Path, rows: &mut BTreeMap<(u32, u32), Row>) -> Result<()> {
+    for r in 3..=8 {
+        for c in r..=8 {
+            let shape = Shape::new(r, c)?;
+            let dir = board_dir(results, shape);
+            for scoring in [Scoring::Discs, Scoring::WinnerTakesEmpties] {
+                let state = dir.join(format!("solve-{}", scoring.name()));
+                if !state.is_dir() || dir.join(solution_file(scoring)).exists() {
+                    continue;
+                }
+                let pos = shape.start();
+                let st = match status(&state, &pos, scoring) {
+                    // A directory whose run has written nothing yet.
+                    Err(StateError::Missing { .. }) => continue,
+                    r => r.with_context(|| format!("the {shape} solve in progress"))?,
+                };
+                let Some(bounds) = st.root_bounds(&pos) else {
+                    continue;
+                };
+                let squares = shape.squares() as i32;
+                let doing = "in progress";
+                let mut words = proven_words(doing, bounds, 1, squares);
+                if words == doing {
+                    words.push_str(", nothing proven yet");
+                }
+                eprintln!("solve {shape}, scoring {}: {words}", scoring.name());
+                let row = rows.entry((r, c)).or_default();
+                let cell = match scoring {
+                    Scoring::Discs => &mut row.result,
+                    Scoring::WinnerTakesEmpties => &mut row.othello,
+                };
+                *cell = format!(
+                    "{words} ({:.2e} nodes in {:.1} h; `{}`)",
+                    st.nodes as f64,
+                    st.seconds / 3600.0,
+                    state.display()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A solution as the summary shows it: the winner, the discs on the board at the end of the
@@ -640,8 +688,10 @@ fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
          ≈.{one_core} A blank cell was not computed: games are counted exactly up to 28 squares \
          and estimated on the square boards beyond, and reachable positions are known only where \
          the games are counted; perfect play past 40 squares is a proof in work units \
-         (`reversi prove`), published here when complete. `results/README.md` says what every \
-         file holds.\n",
+         (`reversi prove`) or a `reversi solve --state` kept across runs, published here when \
+         complete and confirmed by a second computation; a cell marked in progress gives what \
+         such a solve has proven so far (as of this table's writing; `--status` prints it \
+         now). `results/README.md` says what every file holds.\n",
     ));
     s
 }
@@ -699,5 +749,67 @@ mod tests {
             table.contains("A time marked one core is of one thread"),
             "{table}"
         );
+    }
+
+    /// A solve kept in `results/RxC/solve-SCORING/` shows what it has proven in its board's
+    /// perfect-play cell under its rule, until the board's solution under that rule exists; a
+    /// damaged state is an error that names the board.
+    #[test]
+    fn solves_in_progress_show_their_bounds() {
+        use reversi_nxn::solve::state::SolveState;
+        use std::time::Duration;
+        let results = tempfile::tempdir().unwrap();
+        let shape = Shape::new(4, 5).unwrap();
+        let pos = shape.start();
+        let dir = board_dir(results.path(), shape).join("solve-discs");
+        let mut state = SolveState::open(
+            &dir,
+            &pos,
+            Scoring::Discs,
+            false,
+            Duration::from_secs(60),
+            1,
+        )
+        .unwrap();
+        let mut rows = BTreeMap::new();
+        in_progress(results.path(), &mut rows).unwrap();
+        assert!(rows.is_empty(), "no state file written yet");
+        // Black's value after each of the four moves at most 16; at least 2 after the first.
+        let children: Vec<_> = pos
+            .legal_turns()
+            .iter()
+            .map(|&m| pos.apply(m).unwrap().canonical())
+            .collect();
+        state
+            .narrow(children[0], (2, 16), (7_200_000, 7200.0))
+            .unwrap();
+        in_progress(results.path(), &mut rows).unwrap();
+        let cell = &rows[&(4, 5)].result;
+        assert!(
+            cell.starts_with("in progress, proven at least +2 for black (7.20e6 nodes in 2.0 h;"),
+            "{cell}"
+        );
+        assert!(rows[&(4, 5)].othello.is_empty());
+        for (i, &child) in children.iter().enumerate() {
+            state
+                .narrow(child, (-20, 12 - i as i32), (8, 7300.0))
+                .unwrap();
+        }
+        in_progress(results.path(), &mut rows).unwrap();
+        let cell = &rows[&(4, 5)].result;
+        assert!(
+            cell.starts_with("in progress, proven between +2 and +12"),
+            "{cell}"
+        );
+        drop(state);
+        // Once the solution is there, the cell is the report's to fill.
+        let mut rows = BTreeMap::new();
+        std::fs::write(dir.parent().unwrap().join("solution.json"), "{}").unwrap();
+        in_progress(results.path(), &mut rows).unwrap();
+        assert!(rows.is_empty());
+        std::fs::remove_file(dir.parent().unwrap().join("solution.json")).unwrap();
+        std::fs::write(dir.join("solve-state.json"), "{").unwrap();
+        let err = in_progress(results.path(), &mut rows).unwrap_err();
+        assert!(format!("{err:#}").contains("4x5"), "{err:#}");
     }
 }

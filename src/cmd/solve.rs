@@ -11,7 +11,7 @@ use clap::Args;
 use reversi_nxn::board::{Move, Position, Scoring};
 use reversi_nxn::solve::probcut::MAX_LEVELS;
 use reversi_nxn::solve::state::{SolveState, SAVED_BYTES};
-use reversi_nxn::solve::{convention, Mode, SolveOptions, SolveReport, Solver};
+use reversi_nxn::solve::{convention, proven_words, Mode, SolveOptions, SolveReport, Solver};
 
 use super::{BoardArgs, UsageError};
 use crate::bar::Bar;
@@ -467,41 +467,34 @@ fn print_status(dir: &std::path::Path, pos: &Position, scoring: Scoring) -> Resu
         "{} runs, {:.3e} nodes, {:.0} s so far; {} table bounds in the snapshot",
         st.runs, st.nodes as f64, st.seconds, st.bounds
     );
-    // Bounds of the root's value for the side to move: the best child's.
-    let (mut lower, mut upper) = (-squares, -squares);
-    let turns = pos.legal_turns();
-    for &m in &turns {
+    for &m in &pos.legal_turns() {
         let key = pos.apply(m).expect("legal turn").canonical();
         let name = pos.move_name(m);
-        let (lo, hi) = if let Some(&(_, v, nodes, secs)) = st.solved.iter().find(|r| r.0 == key) {
+        if let Some(&(_, v, nodes, secs)) = st.solved.iter().find(|r| r.0 == key) {
             println!(
                 "{name}: {:+} for black ({:.3e} nodes, {secs:.0} s)",
                 sign * v,
                 nodes as f64
             );
-            (v, v)
-        } else if let Some(&(_, lo, hi)) = st.open.iter().find(|r| r.0 == key) {
-            println!(
-                "{}",
-                reversi_nxn::solve::proven_words(&name, (lo, hi), sign, squares)
-            );
-            (lo, hi)
         } else {
-            println!("{name}: nothing proven yet");
-            (-squares, squares)
-        };
-        lower = lower.max(lo);
-        upper = upper.max(hi);
+            let words = proven_words(&name, st.child_bounds(key, squares), sign, squares);
+            if words == name {
+                println!("{name}: nothing proven yet");
+            } else {
+                println!("{words}");
+            }
+        }
     }
-    if turns.is_empty() {
-        println!("no legal move: solve it without --state");
-    } else {
-        let doing = "the position's value";
-        let words = reversi_nxn::solve::proven_words(doing, (lower, upper), sign, squares);
-        if words == doing {
-            println!("{doing}: nothing proven yet");
-        } else {
-            println!("{words}");
+    match st.root_bounds(pos) {
+        None => println!("no legal move: solve it without --state"),
+        Some(bounds) => {
+            let doing = "the position's value";
+            let words = proven_words(doing, bounds, sign, squares);
+            if words == doing {
+                println!("{doing}: nothing proven yet");
+            } else {
+                println!("{words}");
+            }
         }
     }
     Ok(())

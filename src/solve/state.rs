@@ -461,6 +461,41 @@ pub struct Status {
     pub open: Vec<((u64, u64), i32, i32)>,
 }
 
+impl Status {
+    /// The bounds (inclusive, for the side to move at `pos`, the position the state is of) of
+    /// `pos`'s value that the kept values and bounds prove: the best child's. `±squares` is no
+    /// bound; `None` when `pos` has no legal move.
+    #[must_use]
+    pub fn root_bounds(&self, pos: &Position) -> Option<(i32, i32)> {
+        let squares = pos.shape().squares() as i32;
+        let turns = pos.legal_turns();
+        if turns.is_empty() {
+            return None;
+        }
+        let (mut lower, mut upper) = (-squares, -squares);
+        for &m in &turns {
+            let (lo, hi) =
+                self.child_bounds(pos.apply(m).expect("legal turn").canonical(), squares);
+            lower = lower.max(lo);
+            upper = upper.max(hi);
+        }
+        Some((lower, upper))
+    }
+
+    /// The bounds kept for the child with canonical discs `key` (for the side to move at the
+    /// root): its value twice when solved, `±squares` when nothing is kept.
+    #[must_use]
+    pub fn child_bounds(&self, key: (u64, u64), squares: i32) -> (i32, i32) {
+        if let Some(&(_, v, _, _)) = self.solved.iter().find(|r| r.0 == key) {
+            (v, v)
+        } else if let Some(&(_, lo, hi)) = self.open.iter().find(|r| r.0 == key) {
+            (lo, hi)
+        } else {
+            (-squares, squares)
+        }
+    }
+}
+
 /// The state of solving `pos` under `scoring` kept in `dir`, checked as `--resume` checks it.
 ///
 /// # Errors

@@ -5,21 +5,21 @@ use crate::cpu::{Cpu, Job, Level};
 
 use super::abort::Abort;
 use super::context::Ctx;
-use super::search::Searcher;
+use super::search::{Searcher, Step};
 
 /// What the root driver asks of a searcher, whichever copy of the search it runs.
 pub trait Search {
     /// The exact value of `(p, o)` for the side to move (MTD(f) from `guess`).
     fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32;
     /// [`Search::exact`] of a position whose value is known to lie in `known` (inclusive),
-    /// calling `proven` with the bounds proven so far after each null-window test.
+    /// telling `step` what each null-window test found.
     fn exact_within(
         &mut self,
         p: u64,
         o: u64,
         guess: i32,
         known: (i32, i32),
-        proven: &mut dyn FnMut(i32, i32),
+        step: &mut dyn FnMut(Step),
     ) -> i32;
     /// A fail-soft search of `(p, o)` with the window `(alpha, beta)`.
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32;
@@ -44,9 +44,9 @@ impl<C: Cpu> Search for Searcher<'_, C> {
         o: u64,
         guess: i32,
         known: (i32, i32),
-        proven: &mut dyn FnMut(i32, i32),
+        step: &mut dyn FnMut(Step),
     ) -> i32 {
-        Searcher::exact_within(self, p, o, guess, known, proven)
+        Searcher::exact_within(self, p, o, guess, known, step)
     }
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         Searcher::search(self, p, o, alpha, beta)

@@ -75,6 +75,7 @@ use context::Ctx;
 use dispatch::{searcher, Search};
 pub use prove::{Mode, Outcome, Proof};
 pub use report::{convention, SolveReport};
+use search::Step;
 use table::Table;
 pub use tuning::Tuning;
 
@@ -428,7 +429,24 @@ fn solve_in(
                     child.opponent(),
                     -guess,
                     (-known.1, -known.0),
-                    &mut |lower, upper| {
+                    &mut |step| {
+                        let (lower, upper) = match step {
+                            Step::Proven { lower, upper } => (lower, upper),
+                            Step::Selective {
+                                pass,
+                                passes,
+                                lower,
+                                upper,
+                            } => {
+                                let guess = bounds_words((-upper, -lower), sign, squares)
+                                    .unwrap_or_else(|| "open".into());
+                                progress.working_on(&format!(
+                                    "{}; selective pass {pass} of {passes}, an estimate: {guess}",
+                                    proven_words(&doing, known, sign, squares)
+                                ));
+                                return;
+                            }
+                        };
                         let now = (-upper, -lower);
                         if now.0 <= known.0 && now.1 >= known.1 {
                             return;
@@ -503,17 +521,27 @@ fn solve_in(
 /// in progress for the side to move at the root (`sign`: 1 when that is black), in black's
 /// terms as the report gives move values; `±squares` is no bound.
 pub fn proven_words(doing: &str, known: (i32, i32), sign: i32, squares: i32) -> String {
+    match bounds_words(known, sign, squares) {
+        Some(words) => format!("{doing}, proven {words}"),
+        None => doing.to_string(),
+    }
+}
+
+/// Bounds `(lower, upper)` of a value for the side to move at the root (`sign`: 1 when that
+/// is black) in black's terms, "at most -2 for black"; `None` when neither is a bound (one of
+/// `±squares` or beyond is none).
+fn bounds_words((lower, upper): (i32, i32), sign: i32, squares: i32) -> Option<String> {
     let (lower, upper) = if sign > 0 {
-        known
+        (lower, upper)
     } else {
-        (-known.1, -known.0)
+        (-upper, -lower)
     };
     match (lower > -squares, upper < squares) {
-        _ if lower == upper => format!("{doing}, proven {lower:+} for black"),
-        (true, true) => format!("{doing}, proven between {lower:+} and {upper:+} for black"),
-        (true, false) => format!("{doing}, proven at least {lower:+} for black"),
-        (false, true) => format!("{doing}, proven at most {upper:+} for black"),
-        (false, false) => doing.to_string(),
+        _ if lower == upper => Some(format!("{lower:+} for black")),
+        (true, true) => Some(format!("between {lower:+} and {upper:+} for black")),
+        (true, false) => Some(format!("at least {lower:+} for black")),
+        (false, true) => Some(format!("at most {upper:+} for black")),
+        (false, false) => None,
     }
 }
 

@@ -39,7 +39,7 @@ use super::context::Ctx;
 use super::ordering::SHALLOW_INF;
 use super::pattern::UNITS_PER_DISC;
 use super::sample::Sample;
-use super::search::Searcher;
+use super::search::{Searcher, Step};
 use super::table::Table;
 use super::tuning::Tuning;
 pub use super::tuning::{Probcut, MAX_LEVELS};
@@ -80,8 +80,15 @@ pub fn bias(n: u32) -> f64 {
 
 impl<C: Cpu> Searcher<'_, C> {
     /// The selective passes of `(p, o)` (MTD(f) at each level of the tuning's probcut, from
-    /// `guess`), when they apply; returns the last pass's value, or `guess`.
-    pub(super) fn selective(&mut self, p: u64, o: u64, guess: i32) -> i32 {
+    /// `guess`), when they apply, telling `step` each test's bounds; returns the last pass's
+    /// value, or `guess`.
+    pub(super) fn selective(
+        &mut self,
+        p: u64,
+        o: u64,
+        guess: i32,
+        step: &mut dyn FnMut(Step),
+    ) -> i32 {
         let Some(pc) = self.ctx.tuning.probcut else {
             return guess;
         };
@@ -108,6 +115,12 @@ impl<C: Cpu> Searcher<'_, C> {
                 } else {
                     upper = g.min(beta - 1);
                 }
+                step(Step::Selective {
+                    pass: pass + 1,
+                    passes: levels.len(),
+                    lower,
+                    upper,
+                });
             }
             g = lower.clamp(-64, 64);
         }
@@ -309,8 +322,8 @@ mod tests {
         }
     }
 
-    /// The bounds MTD(f) reports as proven ([`Searcher::exact_within`]) hold, narrow to the
-    /// value, and leave out the selective passes' guesses; a search started inside bounds
+    /// The bounds MTD(f) reports as proven ([`Searcher::exact_within`]) hold and narrow to
+    /// the value, after the selective passes' (reported apart); a search started inside bounds
     /// known (true ones, tight or loose) finds the same value. Against the full-window search
     /// without passes, on 8x8 positions of 14 empty squares with passes that cut a lot.
     #[test]
@@ -337,10 +350,15 @@ mod tests {
             ] {
                 let table = Table::new(8);
                 let ctx = Ctx::new(&table, selective, shape, Scoring::Discs);
-                let mut seen = Vec::new();
-                let v = searcher(&ctx).exact_within(p, o, guess, known, &mut |lo, hi| {
-                    seen.push((lo, hi));
+                let (mut seen, mut passes) = (Vec::new(), 0);
+                let v = searcher(&ctx).exact_within(p, o, guess, known, &mut |step| match step {
+                    Step::Proven { lower, upper } => seen.push((lower, upper)),
+                    Step::Selective { .. } => {
+                        assert!(seen.is_empty(), "{pos}: the passes come first");
+                        passes += 1;
+                    }
                 });
+                assert_eq!(passes > 0, known.0 < known.1, "{pos}: {known:?}");
                 assert_eq!(v, want, "{pos} {known:?}");
                 for (i, &(lo, hi)) in seen.iter().enumerate() {
                     assert!(lo <= want && want <= hi, "{pos}: {lo}..{hi} against {want}");

@@ -32,6 +32,31 @@ use super::tuning::Schedule;
 /// Larger than any value.
 pub const INF: i32 = 65;
 
+/// What one null-window test of [`Searcher::exact_within`] found of the position's value, for
+/// a report of progress (bounds inclusive, within -64 and +64, for the side to move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Pass `pass` (1 first) of `passes` selective ones (probcut) bounds the value thus: an
+    /// estimate that steers the exact search, not a proof.
+    Selective {
+        /// The pass, from 1.
+        pass: usize,
+        /// The passes.
+        passes: usize,
+        /// The pass's lower bound.
+        lower: i32,
+        /// The pass's upper bound.
+        upper: i32,
+    },
+    /// The value is proven to lie in these bounds.
+    Proven {
+        /// The lower bound.
+        lower: i32,
+        /// The upper bound.
+        upper: i32,
+    },
+}
+
 /// By empty squares (7 for 7 or more), how far `alpha` must exceed `squares - 2 * (the other
 /// side's discs)` before the stability cutoff looks for stable discs. Without a margin the
 /// search can only cut if every disc of the other side is stable: on a 6x6 position 28 plies
@@ -194,20 +219,19 @@ impl<'a, C: Cpu> Searcher<'a, C> {
     /// starts its null-window tests at `guess`, or after the selective passes of
     /// [`probcut`](super::probcut) (when they apply) at their value.
     pub(super) fn exact(&mut self, p: u64, o: u64, guess: i32) -> i32 {
-        self.exact_within(p, o, guess, (-INF + 1, INF - 1), &mut |_, _| {})
+        self.exact_within(p, o, guess, (-INF + 1, INF - 1), &mut |_| {})
     }
 
     /// [`Searcher::exact`] of a position whose value is known to lie in `known` (bounds
-    /// proven earlier, inclusive), calling `proven` with the bounds proven so far (inclusive,
-    /// within -64 and +64) after each null-window test of MTD(f): bounds that hold, unlike the
-    /// selective passes' (which are not reported).
+    /// proven earlier, inclusive), calling `step` after each null-window test with what it
+    /// found: the selective passes' bounds (guesses), then MTD(f)'s proven ones.
     pub(super) fn exact_within(
         &mut self,
         p: u64,
         o: u64,
         guess: i32,
         known: (i32, i32),
-        proven: &mut dyn FnMut(i32, i32),
+        step: &mut dyn FnMut(Step),
     ) -> i32 {
         let (mut lower, mut upper) = known;
         if lower == upper {
@@ -216,7 +240,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         if !self.ctx.tuning.mtdf {
             return self.search(p, o, (lower - 1).max(-INF), (upper + 1).min(INF));
         }
-        let guess = self.selective(p, o, guess);
+        let guess = self.selective(p, o, guess, step);
         if self.aborted() {
             return 0;
         }
@@ -232,7 +256,10 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             } else {
                 lower = g;
             }
-            proven(lower.max(-64), upper.min(64));
+            step(Step::Proven {
+                lower: lower.max(-64),
+                upper: upper.min(64),
+            });
         }
         g
     }

@@ -32,8 +32,9 @@ use super::tuning::Schedule;
 /// Larger than any value.
 pub const INF: i32 = 65;
 
-/// What one null-window test of [`Searcher::exact_within`] found of the position's value, for
-/// a report of progress (bounds inclusive, within -64 and +64, for the side to move).
+/// What one null-window test of an exact search found of the position's value
+/// ([`Search::exact_within`](super::dispatch::Search::exact_within)), for a report of
+/// progress (bounds inclusive, within -64 and +64, for the side to move).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
     /// Pass `pass` (1 first) of `passes` selective ones (probcut) bounds the value thus: an

@@ -47,7 +47,12 @@ pub const TABLE_FILE: &str = "solve-table.bin";
 pub const SAVED_BYTES: usize = 24;
 
 const FORMAT: u32 = 1;
-const MAGIC: &[u8; 8] = b"RNXNTAB1";
+/// The second format: written by a table whose stores cannot mix two positions' bounds.
+const MAGIC: &[u8; 8] = b"RNXNTAB2";
+/// The first format, written before 2026-11-28 (session 41) by builds whose table, when
+/// threads stored the same slot at once, could merge the bounds of the position a slot held
+/// into those of the one replacing it: its exact bounds cannot be trusted, and it is refused.
+const MAGIC_RACY: &[u8; 8] = b"RNXNTAB1";
 
 /// What can go wrong with a solve's state.
 #[derive(Debug, thiserror::Error)]
@@ -684,6 +689,14 @@ fn read_table(
 ) -> Result<(TableHeader, Vec<Saved>), StateError> {
     let bytes = std::fs::read(path).map_err(|e| StateError::io(path, e))?;
     let bad = |why: String| StateError::damaged(path, why);
+    if bytes.len() >= 8 && &bytes[..8] == MAGIC_RACY {
+        return Err(bad(
+            "written by a build before 2026-11-28 whose table could mix two positions' bounds \
+             when threads raced; its bounds cannot be trusted: delete it (the kept root values \
+             stay) or start again"
+                .into(),
+        ));
+    }
     if bytes.len() < MAGIC.len() + 4 + 8 + 8 || &bytes[..8] != MAGIC {
         return Err(bad("not a table snapshot of this build".into()));
     }
@@ -1077,5 +1090,18 @@ mod tests {
             open(dir.path(), true),
             Err(StateError::Damaged { .. })
         ));
+        // A whole snapshot of the first format, whose builds' stores could mix positions:
+        // refused, and the error says why.
+        let mut body = good[..good.len() - 8].to_vec();
+        body[..8].copy_from_slice(MAGIC_RACY);
+        let sum = fnv1a(OFFSET, &body).to_le_bytes();
+        body.extend_from_slice(&sum);
+        std::fs::write(&path, body).unwrap();
+        match open(dir.path(), true) {
+            Err(e @ StateError::Damaged { .. }) => {
+                assert!(e.to_string().contains("could mix"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -216,16 +216,24 @@ impl Table {
             sel,
         } = bound;
         let b = self.bucket(part, p, o);
-        let (first, second) = (&self.entries[b], &self.entries[b + 1]);
-        // Same position in either slot: update it in place.
+        // Same position in either slot: update it in place. The slot is read as one
+        // consistent word (the sequence lock of `get`) and locked below only if it still holds
+        // that word, so the bounds merged here are this position's, never those of another
+        // that a racing store puts in the slot meanwhile.
         let mut target = None;
-        for e in [first, second] {
-            let d = e.data.load(Ordering::Relaxed);
+        for i in [b, b + 1] {
+            let e = &self.entries[i];
+            let d = e.data.load(Ordering::Acquire);
             if d != 0
                 && d & LOCK == 0
                 && e.p.load(Ordering::Relaxed) == p
                 && e.o.load(Ordering::Relaxed) == o
             {
+                fence(Ordering::Acquire);
+                if e.data.load(Ordering::Relaxed) != d {
+                    // Rewritten while read: this store is given up.
+                    return;
+                }
                 let old = unpack(d);
                 if old.sel < sel {
                     // Surer bounds stay.
@@ -236,24 +244,26 @@ impl Table {
                     upper = upper.min(old.upper);
                 }
                 best = best.or(old.best);
-                target = Some(e);
+                target = Some((i, d));
                 break;
             }
         }
-        let e = target.unwrap_or_else(|| {
-            let d = first.data.load(Ordering::Relaxed);
+        let (i, old) = target.unwrap_or_else(|| {
+            let d = self.entries[b].data.load(Ordering::Relaxed);
             if d == 0 || (d >> 24) & 0xFF <= u64::from(empties) {
-                first
+                (b, d)
             } else {
-                second
+                (b + 1, self.entries[b + 1].data.load(Ordering::Relaxed))
             }
         });
-        let old = e.data.load(Ordering::Relaxed);
+        let e = &self.entries[i];
         if old & LOCK != 0
             || e.data
                 .compare_exchange(old, old | LOCK, Ordering::Acquire, Ordering::Relaxed)
                 .is_err()
         {
+            // Being written, or changed since it was read: this store is given up (a table
+            // forgets bounds anyway).
             return;
         }
         e.p.store(p, Ordering::Relaxed);
@@ -283,6 +293,7 @@ pub struct Saved {
 impl Table {
     /// The entry at `i` as one consistent read (the sequence lock of [`Table::get`]), unless
     /// it is empty or being written.
+    #[inline]
     fn read(&self, i: usize) -> Option<(u64, u64, u64)> {
         let e = &self.entries[i];
         let d1 = e.data.load(Ordering::Acquire);
@@ -444,6 +455,52 @@ mod tests {
             assert_eq!(u.get(Part::Main, s.p, s.o), Some(s.bound));
         }
         assert_eq!(u.get(Part::Main, 34, 34 << 32), None);
+    }
+
+    /// Threads that store and read the bounds of a few positions in one bucket at once only
+    /// ever find a position's own bounds: a store never mixes in those of the position it
+    /// replaces (a store that reads the slot while another thread writes it must not).
+    #[test]
+    fn racing_stores_never_mix_positions() {
+        // Table::new(0) has one bucket of two slots in each part: every store contends.
+        let t = Table::new(0);
+        assert_eq!(t.bucket_mask, 0);
+        let key = |k: u64| (k + 1, (k + 1) << 32);
+        let own = |k: u64| {
+            let lower = (k as i32) * 3 - 20;
+            bound(lower, lower + 2, Some(40 + k as u32), 0)
+        };
+        let wrong = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for thread in 0..4u64 {
+                let (t, wrong) = (&t, &wrong);
+                s.spawn(move || {
+                    let mut x = thread.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                    for _ in 0..4_000_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let k = x % 6;
+                        let (p, o) = key(k);
+                        t.put(Part::Main, p, o, 20, own(k));
+                        let j = (x >> 8) % 6;
+                        let (p, o) = key(j);
+                        if t.get(Part::Main, p, o).is_some_and(|b| b != own(j)) {
+                            wrong.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(
+            wrong.load(Ordering::Relaxed),
+            0,
+            "bounds of another position read"
+        );
+        for s in t.snapshot(10) {
+            let k = s.p - 1;
+            assert_eq!((s.p, s.o, s.bound), (key(k).0, key(k).1, own(k)));
+        }
     }
 
     #[test]

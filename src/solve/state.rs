@@ -692,8 +692,7 @@ fn read_table(
     if bytes.len() >= 8 && &bytes[..8] == MAGIC_RACY {
         return Err(bad(
             "written by a build before 2026-11-28 whose table could mix two positions' bounds \
-             when threads raced; its bounds cannot be trusted: delete it (the kept root values \
-             stay) or start again"
+             when threads raced, so its bounds cannot be trusted"
                 .into(),
         ));
     }

@@ -47,3 +47,25 @@ impl StopFlag {
         self.0.load(Ordering::Relaxed)
     }
 }
+
+/// A duration in the largest unit that keeps it readable: "40 minutes", "3.2 hours",
+/// "5.0e6 years".
+#[must_use]
+pub fn human_duration(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86_400.0;
+    if seconds < 120.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 7_200.0 {
+        format!("{:.0} minutes", seconds / 60.0)
+    } else if seconds < 2.0 * 86_400.0 {
+        format!("{:.1} hours", seconds / 3_600.0)
+    } else if seconds < YEAR {
+        format!("{:.0} days", seconds / 86_400.0)
+    } else if seconds < 10.0 * YEAR {
+        format!("{:.1} years", seconds / YEAR)
+    } else if seconds < 1e4 * YEAR {
+        format!("{:.0} years", seconds / YEAR)
+    } else {
+        format!("{:.1e} years", seconds / YEAR)
+    }
+}

@@ -219,13 +219,15 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             )?;
         }
         if empties > 32 {
+            let (seconds, basis) = reversi_nxn::solve::long_solve_estimate(pos.shape(), empties);
             super::check_long(
                 args.yes,
                 &format!("proving {empties} empty squares on {}", pos.shape()),
-                60.0 * 3f64.powi((empties - 32) as i32),
-                "the 6x6 start, 32 empty squares, takes about a minute on two cores, and each \
-                 further empty square multiplies the work by roughly three; the proof log keeps \
-                 every finished unit, so it can be stopped and resumed",
+                seconds,
+                &format!(
+                    "{basis}; a proof takes a few times a solve's nodes, shared by processes, \
+                     and its log keeps every finished unit, so it can be stopped and resumed"
+                ),
             )?;
         }
         reversi_nxn::memory::check_available(args.hash_mb * workers as u64)?;

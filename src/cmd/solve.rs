@@ -284,9 +284,6 @@ pub fn without(t: &mut reversi_nxn::solve::Tuning, names: &[String]) -> Result<(
 
 /// The most empty squares solved without `--yes` (the 6x6 start).
 const SOLVE_WITHOUT_YES: u32 = 32;
-/// Seconds to solve 32 empty squares (the 6x6 start, BENCHMARKS.md), the basis of the estimate
-/// that asks for `--yes` (the anchor of the library's estimate, which `play` uses too).
-const SOLVE_32_SECS: f64 = reversi_nxn::solve::SECS_AT_32;
 
 /// Solves the position (or with `--file` every position of a file) and prints the report.
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -334,12 +331,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     let empties = pos.empty().count_ones();
     if empties > SOLVE_WITHOUT_YES {
+        let (seconds, basis) = reversi_nxn::solve::long_solve_estimate(pos.shape(), empties);
         super::check_long(
             args.yes,
             &format!("solving {empties} empty squares on {}", pos.shape()),
-            SOLVE_32_SECS * 3f64.powi((empties - SOLVE_WITHOUT_YES) as i32),
-            "the 6x6 start, 32 empty squares, takes about a minute on two cores, and each \
-             further empty square multiplies the work by roughly three",
+            seconds,
+            &basis,
         )?;
     }
     if args.save && mode != Mode::All {

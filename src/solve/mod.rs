@@ -582,9 +582,10 @@ fn values_under(ctx: &Ctx<'_>, root: &Abort<'_>, pos: &Position) -> Option<Vec<(
 pub const SECS_AT_32: f64 = 60.0;
 
 /// An estimate of the seconds [`Solver::solve`] takes on two cores for a position of `shape`
-/// with `empties` empty squares, which decides where the engine of `play` solves exactly. It
-/// is the model `reversi solve` asks `--yes` by (anchored at the 6x6 start, [`SECS_AT_32`];
-/// above 32 empty squares each one multiplies it by 3, a bound for that warning), refined: below
+/// with `empties` empty squares, which decides where the engine of `play` solves exactly
+/// (`solve` and `prove` ask `--yes` by [`long_solve_estimate`] instead). It is anchored at the
+/// 6x6 start as it took before the trained patterns ([`SECS_AT_32`]; now 10-13 s), so it leans
+/// high, as that engine wants; above 32 empty squares each one multiplies it by 3; below
 /// 32 each empty square multiplies it by 2.3, the measured rate (6x6: 28 empty squares 2.6 s on
 /// one thread, 32 empty squares 40-90 s), and an 8x8 position takes as long as a 6x6 one of 4
 /// more empty squares (FFO #53-54: 28 empty squares, 60-126 s; #40: 20, 0.5 s), boards in
@@ -602,6 +603,67 @@ pub fn estimated_seconds(shape: Shape, empties: u32) -> f64 {
     } else {
         SECS_AT_32 * 2.3f64.powi(e)
     }
+}
+
+/// Nodes per second of [`Solver::solve`] on two cores on the long starts: the 6x7 start took
+/// 3.02e11 nodes in 12,901 s (BENCHMARKS.md), 2.3e7 a second.
+const LONG_NODES_PER_SEC: f64 = 2.3e7;
+
+/// The starts of at least 32 empty squares whose [`Solver::solve`] cost on two cores (trained
+/// patterns) is known, the anchors of [`long_solve_estimate`]: rows, columns, empty squares,
+/// nodes, and where the nodes come from. 6x8 and 7x7 are not measured but sized from the
+/// growth of the measured starts (cluster/PLAN.md, section 9); 7x7 also anchors the boards
+/// larger than it.
+const START_COSTS: [(u32, u32, u32, f64, &str); 5] = [
+    (6, 6, 32, 3.96e8, "measured (BENCHMARKS.md)"),
+    (5, 8, 36, 3.12e9, "measured (BENCHMARKS.md)"),
+    (
+        6,
+        7,
+        38,
+        3.02e11,
+        "measured over three runs (BENCHMARKS.md)",
+    ),
+    (
+        6,
+        8,
+        44,
+        2.7e12,
+        "sized from the growth of the smaller starts (cluster/PLAN.md)",
+    ),
+    (
+        7,
+        7,
+        45,
+        1.4e14,
+        "sized from the growth of the smaller starts (cluster/PLAN.md)",
+    ),
+];
+
+/// An estimate of the seconds [`Solver::solve`] (or a proof in work units, which takes a few
+/// times more nodes but shares them among processes) takes on two cores for a position of
+/// `shape` with `empties` empty squares, and its basis in words: the cost of the start of the
+/// same board (or the largest known, for boards with none), multiplied by three for each
+/// empty square more and divided by three for each one fewer (6x6 to 6x7 grew 3.2 times an
+/// empty square, 5x7 to 5x8 1.6 times, so three leans high). It is what `solve` and `prove`
+/// ask `--yes` by; single positions stray from it tenfold and more either way.
+#[must_use]
+pub fn long_solve_estimate(shape: Shape, empties: u32) -> (f64, String) {
+    let (r, c) = (
+        shape.rows().min(shape.cols()),
+        shape.rows().max(shape.cols()),
+    );
+    let own = START_COSTS.iter().find(|a| (a.0, a.1) == (r, c));
+    let &(ar, ac, ae, nodes, source) = own.unwrap_or(&START_COSTS[START_COSTS.len() - 1]);
+    let start = nodes / LONG_NODES_PER_SEC;
+    let seconds = start * 3f64.powi(empties as i32 - ae as i32);
+    let basis = format!(
+        "the {ar}x{ac} start, {ae} empty squares, takes about {:.1e} nodes, {} on two cores, \
+         {source}; each empty square more multiplies that by about three",
+        nodes,
+        crate::progress::human_duration(start),
+    );
+    (seconds, basis)
 }
 
 /// Nodes of the root guess with the pattern evaluation (8x8), from [`PATTERN_GUESS_EMPTIES`]
@@ -756,4 +818,32 @@ fn pv_order(fixed: &mut dyn Search, pos: &Position) -> Vec<(u32, Position)> {
         .into_iter()
         .map(|(_, sq, child)| (sq, child))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each known start is its own anchor, either way round; every empty square more costs
+    /// three times as much; boards past 7x7 grow from it.
+    #[test]
+    fn long_estimates_grow_from_the_known_starts() {
+        for &(r, c, e, nodes, _) in &START_COSTS {
+            for shape in [Shape::new(r, c).unwrap(), Shape::new(c, r).unwrap()] {
+                let (secs, basis) = long_solve_estimate(shape, e);
+                assert!((secs - nodes / LONG_NODES_PER_SEC).abs() < 1e-6 * secs);
+                assert!(
+                    basis.starts_with(&format!("the {r}x{c} start, {e} empty")),
+                    "{basis}"
+                );
+                let (more, _) = long_solve_estimate(shape, e + 1);
+                assert!((more / secs - 3.0).abs() < 1e-9);
+            }
+        }
+        let (start68, _) = long_solve_estimate(Shape::new(6, 8).unwrap(), 44);
+        assert!(start68 > 86_400.0 && start68 < 7.0 * 86_400.0, "{start68}");
+        let (s77, _) = long_solve_estimate(Shape::new(7, 7).unwrap(), 45);
+        let (s88, basis) = long_solve_estimate(Shape::new(8, 8).unwrap(), 60);
+        assert!(s88 > s77 * 1e6 && basis.starts_with("the 7x7 start"));
+    }
 }

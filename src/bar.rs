@@ -3,7 +3,7 @@
 //! with the same figures every [`LOG_EVERY`] instead.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use reversi_nxn::progress::Progress;
+use reversi_nxn::progress::{human_duration, Progress};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -36,6 +36,49 @@ pub struct Bar {
     logged: Option<Mutex<LogState>>,
     /// What the work is on now ([`Progress::working_on`]), for [`Bar::watch`].
     working: Mutex<String>,
+    /// The whole work this run is part of, for [`Bar::watch`]'s lines ([`Bar::set_whole`]).
+    whole: Mutex<Option<Whole>>,
+}
+
+/// The whole of a long work that a run is part of: what the runs before it did (a resumed
+/// solve), and the nodes the work was sized at before it started, if known.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Whole {
+    /// Nodes of the runs before this one.
+    pub nodes_before: u64,
+    /// Seconds of the runs before this one.
+    pub seconds_before: f64,
+    /// Nodes the whole work is estimated at beforehand.
+    pub sized_nodes: Option<f64>,
+}
+
+/// What [`Bar::watch`]'s line adds for the whole work, after this run's `nodes` in `seconds`:
+/// the totals of all runs when there were runs before, and the time left if the work takes the
+/// nodes it was sized at, at this run's average rate (said as such: a size estimate strays
+/// tenfold, so it is no promise).
+#[must_use]
+pub fn whole_words(whole: &Whole, nodes: u64, seconds: f64) -> String {
+    let total = whole.nodes_before + nodes;
+    let mut words = String::new();
+    if whole.nodes_before > 0 || whole.seconds_before > 0.0 {
+        words += &format!(
+            "; all runs {:.3e} nodes, {}",
+            total as f64,
+            human_duration(whole.seconds_before + seconds)
+        );
+    }
+    if let Some(sized) = whole.sized_nodes {
+        let rate = nodes as f64 / seconds;
+        if (total as f64) < sized && rate.is_finite() && rate > 0.0 {
+            words += &format!(
+                "; about {} left at this rate if it takes the {sized:.1e} nodes it is sized at",
+                human_duration((sized - total as f64) / rate)
+            );
+        } else if total as f64 >= sized {
+            words += &format!("; past the {sized:.1e} nodes it was sized at");
+        }
+    }
+    words
 }
 
 /// What the progress lines of a bar that is not drawn keep between calls.
@@ -66,6 +109,14 @@ impl Bar {
             stop,
             logged,
             working: Mutex::new(String::new()),
+            whole: Mutex::new(None),
+        }
+    }
+
+    /// Makes [`Bar::watch`]'s lines put this run in the whole work ([`whole_words`]).
+    pub fn set_whole(&self, whole: Whole) {
+        if let Ok(mut w) = self.whole.lock() {
+            *w = Some(whole);
         }
     }
 
@@ -97,14 +148,14 @@ impl Bar {
                 while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(every) {
                     let n = nodes.load(Ordering::Relaxed);
                     let what = self.working.lock().map(|w| w.clone()).unwrap_or_default();
+                    let secs = t0.elapsed().as_secs_f64();
+                    let whole = self.whole.lock().ok().and_then(|w| *w);
+                    let more = whole.map_or(String::new(), |w| whole_words(&w, n, secs));
                     if self.logged.is_some() {
-                        eprintln!(
-                            "{label}: {what}, {n} nodes, {:.0} s so far",
-                            t0.elapsed().as_secs_f64()
-                        );
+                        eprintln!("{label}: {what}, {n} nodes, {secs:.0} s so far{more}");
                     } else {
                         self.bar
-                            .set_message(format!("{label} {what}, {n:.2e} nodes"));
+                            .set_message(format!("{label} {what}, {n:.2e} nodes{more}"));
                     }
                 }
             });
@@ -192,5 +243,49 @@ impl Progress for Bar {
 
     fn should_stop(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_words_give_totals_and_the_time_left_by_the_size() {
+        let first = Whole {
+            nodes_before: 0,
+            seconds_before: 0.0,
+            sized_nodes: Some(1e9),
+        };
+        // A first run at 1e6 nodes a second with 9e8 of 1e9 nodes to go: 900 s.
+        assert_eq!(
+            whole_words(&first, 100_000_000, 100.0),
+            "; about 15 minutes left at this rate if it takes the 1.0e9 nodes it is sized at"
+        );
+        // A resumed run: the totals, and the time left after them.
+        let resumed = Whole {
+            nodes_before: 400_000_000,
+            seconds_before: 3_600.0,
+            ..first
+        };
+        assert_eq!(
+            whole_words(&resumed, 100_000_000, 100.0),
+            "; all runs 5.000e8 nodes, 62 minutes; about 8 minutes left at this rate if it \
+             takes the 1.0e9 nodes it is sized at"
+        );
+        assert_eq!(
+            whole_words(&resumed, 700_000_000, 100.0),
+            "; all runs 1.100e9 nodes, 62 minutes; past the 1.0e9 nodes it was sized at"
+        );
+        // Nothing searched yet: no rate, no time left.
+        assert_eq!(whole_words(&first, 0, 0.0), "");
+        let no_size = Whole {
+            sized_nodes: None,
+            ..resumed
+        };
+        assert_eq!(
+            whole_words(&no_size, 0, 1.0),
+            "; all runs 4.000e8 nodes, 60 minutes"
+        );
     }
 }

@@ -219,14 +219,15 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             )?;
         }
         if empties > 32 {
-            let (seconds, basis) = reversi_nxn::solve::long_solve_estimate(pos.shape(), empties);
+            let size = reversi_nxn::solve::long_solve_estimate(pos.shape(), empties);
             super::check_long(
                 args.yes,
                 &format!("proving {empties} empty squares on {}", pos.shape()),
-                seconds,
+                size.seconds,
                 &format!(
-                    "{basis}; a proof takes a few times a solve's nodes, shared by processes, \
-                     and its log keeps every finished unit, so it can be stopped and resumed"
+                    "{}; a proof takes a few times a solve's nodes, shared by processes, \
+                     and its log keeps every finished unit, so it can be stopped and resumed",
+                    size.basis
                 ),
             )?;
         }

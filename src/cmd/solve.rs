@@ -331,12 +331,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     }
     let empties = pos.empty().count_ones();
     if empties > SOLVE_WITHOUT_YES {
-        let (seconds, basis) = reversi_nxn::solve::long_solve_estimate(pos.shape(), empties);
+        let size = reversi_nxn::solve::long_solve_estimate(pos.shape(), empties);
         super::check_long(
             args.yes,
             &format!("solving {empties} empty squares on {}", pos.shape()),
-            seconds,
-            &basis,
+            size.seconds,
+            &size.basis,
         )?;
     }
     if args.save && mode != Mode::All {
@@ -413,6 +413,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     // The bar counts root moves; the watch adds the nodes and the move being searched, since
     // one root move can take all the time (the 6x6 start has one up to symmetry).
     let counter = solver.node_counter();
+    if empties > SOLVE_WITHOUT_YES {
+        let (nodes_before, seconds_before) = state.as_ref().map_or((0, 0.0), SolveState::before);
+        bar.set_whole(crate::bar::Whole {
+            nodes_before,
+            seconds_before,
+            sized_nodes: Some(reversi_nxn::solve::long_solve_estimate(pos.shape(), empties).nodes),
+        });
+    }
     let report = if let Some(state) = state.as_mut() {
         bar.watch("solve", &counter, "starting", || {
             solver.solve_kept(&pos, &opts, &bar, state)

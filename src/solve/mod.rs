@@ -640,30 +640,44 @@ const START_COSTS: [(u32, u32, u32, f64, &str); 5] = [
     ),
 ];
 
-/// An estimate of the seconds [`Solver::solve`] (or a proof in work units, which takes a few
-/// times more nodes but shares them among processes) takes on two cores for a position of
-/// `shape` with `empties` empty squares, and its basis in words: the cost of the start of the
-/// same board (or the largest known, for boards with none), multiplied by three for each
-/// empty square more and divided by three for each one fewer (6x6 to 6x7 grew 3.2 times an
-/// empty square, 5x7 to 5x8 1.6 times, so three leans high). It is what `solve` and `prove`
-/// ask `--yes` by; single positions stray from it tenfold and more either way.
+/// The size of a long solve estimated before it starts ([`long_solve_estimate`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LongEstimate {
+    /// Nodes.
+    pub nodes: f64,
+    /// Seconds on two cores.
+    pub seconds: f64,
+    /// Its basis in words, for a message.
+    pub basis: String,
+}
+
+/// An estimate of the nodes and seconds [`Solver::solve`] (or a proof in work units, which
+/// takes a few times more nodes but shares them among processes) takes on two cores for a
+/// position of `shape` with `empties` empty squares: the cost of the start of the same board
+/// (or the largest known, for boards with none), multiplied by three for each empty square
+/// more and divided by three for each one fewer (6x6 to 6x7 grew 3.2 times an empty square,
+/// 5x7 to 5x8 1.6 times, so three leans high). It is what `solve` and `prove` ask `--yes` by,
+/// and what a long solve's progress reckons the time left by; single positions stray from it
+/// tenfold and more either way.
 #[must_use]
-pub fn long_solve_estimate(shape: Shape, empties: u32) -> (f64, String) {
+pub fn long_solve_estimate(shape: Shape, empties: u32) -> LongEstimate {
     let (r, c) = (
         shape.rows().min(shape.cols()),
         shape.rows().max(shape.cols()),
     );
     let own = START_COSTS.iter().find(|a| (a.0, a.1) == (r, c));
-    let &(ar, ac, ae, nodes, source) = own.unwrap_or(&START_COSTS[START_COSTS.len() - 1]);
-    let start = nodes / LONG_NODES_PER_SEC;
-    let seconds = start * 3f64.powi(empties as i32 - ae as i32);
+    let &(ar, ac, ae, start, source) = own.unwrap_or(&START_COSTS[START_COSTS.len() - 1]);
+    let nodes = start * 3f64.powi(empties as i32 - ae as i32);
     let basis = format!(
-        "the {ar}x{ac} start, {ae} empty squares, takes about {:.1e} nodes, {} on two cores, \
-         {source}; each empty square more multiplies that by about three",
-        nodes,
-        crate::progress::human_duration(start),
+        "the {ar}x{ac} start, {ae} empty squares, takes about {start:.1e} nodes, {} on two \
+         cores, {source}; each empty square more multiplies that by about three",
+        crate::progress::human_duration(start / LONG_NODES_PER_SEC),
     );
-    (seconds, basis)
+    LongEstimate {
+        nodes,
+        seconds: nodes / LONG_NODES_PER_SEC,
+        basis,
+    }
 }
 
 /// Nodes of the root guess with the pattern evaluation (8x8), from [`PATTERN_GUESS_EMPTIES`]
@@ -830,20 +844,20 @@ mod tests {
     fn long_estimates_grow_from_the_known_starts() {
         for &(r, c, e, nodes, _) in &START_COSTS {
             for shape in [Shape::new(r, c).unwrap(), Shape::new(c, r).unwrap()] {
-                let (secs, basis) = long_solve_estimate(shape, e);
-                assert!((secs - nodes / LONG_NODES_PER_SEC).abs() < 1e-6 * secs);
-                assert!(
-                    basis.starts_with(&format!("the {r}x{c} start, {e} empty")),
-                    "{basis}"
-                );
-                let (more, _) = long_solve_estimate(shape, e + 1);
-                assert!((more / secs - 3.0).abs() < 1e-9);
+                let at = long_solve_estimate(shape, e);
+                assert!((at.nodes - nodes).abs() < 1e-6 * nodes);
+                assert!((at.seconds - nodes / LONG_NODES_PER_SEC).abs() < 1e-6 * at.seconds);
+                assert!(at
+                    .basis
+                    .starts_with(&format!("the {r}x{c} start, {e} empty")));
+                let more = long_solve_estimate(shape, e + 1);
+                assert!((more.seconds / at.seconds - 3.0).abs() < 1e-9);
             }
         }
-        let (start68, _) = long_solve_estimate(Shape::new(6, 8).unwrap(), 44);
+        let start68 = long_solve_estimate(Shape::new(6, 8).unwrap(), 44).seconds;
         assert!(start68 > 86_400.0 && start68 < 7.0 * 86_400.0, "{start68}");
-        let (s77, _) = long_solve_estimate(Shape::new(7, 7).unwrap(), 45);
-        let (s88, basis) = long_solve_estimate(Shape::new(8, 8).unwrap(), 60);
-        assert!(s88 > s77 * 1e6 && basis.starts_with("the 7x7 start"));
+        let s77 = long_solve_estimate(Shape::new(7, 7).unwrap(), 45);
+        let s88 = long_solve_estimate(Shape::new(8, 8).unwrap(), 60);
+        assert!(s88.seconds > s77.seconds * 1e6 && s88.basis.starts_with("the 7x7 start"));
     }
 }

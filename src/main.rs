@@ -1,5 +1,6 @@
 //! The `reversi` command: parses arguments, runs one library job, prints, maps errors to exit
-//! codes (130 for an interrupted count, 2 for bad input, 1 for anything else).
+//! codes (130 for an interrupted count, 2 for bad input, 141 when the reader of its output
+//! went away, 1 for anything else).
 
 mod bar;
 mod cli;
@@ -8,8 +9,13 @@ mod cmd;
 use clap::Parser;
 use reversi_nxn::board::BoardError;
 
+/// The exit code of a program whose output's reader went away (`reversi perft ... | head`):
+/// 128 + SIGPIPE, what the shell reports for the Unix tools that signal kills.
+const CLOSED_PIPE: i32 = 141;
+
 fn main() {
     reversi_nxn::memory::return_large_blocks_to_the_system();
+    end_quietly_when_the_reader_goes();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e)
@@ -55,9 +61,38 @@ fn main() {
         }
     }
     if let Err(e) = cli.command.run() {
+        if e.chain().any(|c| {
+            c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        }) {
+            std::process::exit(CLOSED_PIPE);
+        }
         eprintln!("Error: {e:#}");
         std::process::exit(exit_code(&e));
     }
+}
+
+/// Ends the program at once, with no message, when its standard output or error is a pipe
+/// whose reader has gone (`reversi positions -n 8 -d 12 | head -3`), as `yes | head` ends.
+///
+/// Rust ignores SIGPIPE, so a write to such a pipe fails and `println!` panics with a
+/// backtrace. SIGPIPE stays ignored (a count over TCP must see a lost peer as an error, not
+/// die of the signal); this hook catches only the print macros' panic on a closed pipe. What
+/// a command keeps on disk survives it as it survives `kill -9`.
+fn end_quietly_when_the_reader_goes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(CLOSED_PIPE);
+        }
+        default(info);
+    }));
 }
 
 /// 130 for a count stopped by Ctrl-C or SIGTERM (its work saved), 2 for input the user can

@@ -156,6 +156,32 @@ fn help_works() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("perft"));
 }
 
+/// A reader that has gone (`reversi perft ... | head -1`) ends the program quietly with
+/// 128 + SIGPIPE, as it ends `yes | head`: no panic, no backtrace, no error (progress on
+/// stderr may come first). The pipe's read end is closed before the program starts, so its
+/// first write to stdout fails.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    for args in [
+        &["perft", "-n", "4", "-d", "3"][..],
+        &["positions", "-n", "6", "-d", "4"],
+        &["solve", "-n", "4"],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .expect("run reversi");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("Error"), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn train_eval_writes_weights_resumes_and_refuses_another_seed() {
     // A small run: solves 30 games' positions, fits, writes a weights file; the same command

@@ -135,3 +135,33 @@ fn dp_count_solve_and_estimate_stop() {
         Duration::from_millis(800),
     );
 }
+
+#[test]
+fn train_eval_stops_inside_a_chunk_and_keeps_the_games_solved() {
+    // Positions of 22-24 empty squares of 6x6 take a tenth of a second or more each, so a
+    // chunk of 1,024 games takes minutes: the stop must not wait for the chunk's end.
+    let d = dir("train");
+    let data = d.join("samples.txt");
+    let err = assert_stopped(
+        &[
+            "train-eval",
+            "-n",
+            "6",
+            "--empties",
+            "22-24",
+            "--games",
+            "2048",
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            d.join("w.bin").to_str().unwrap(),
+        ],
+        libc::SIGINT,
+        Duration::from_millis(1500),
+    );
+    assert!(err.contains("the same command resumes"), "{err}");
+    let text = std::fs::read_to_string(&data).unwrap();
+    let games = text.lines().count() - 1; // after the header line
+    assert!(games < 1024, "{games} games: the stop waited for the chunk");
+    let _ = std::fs::remove_dir_all(&d);
+}

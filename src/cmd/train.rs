@@ -9,7 +9,7 @@ use clap::Args;
 use reversi_nxn::board::Shape;
 use reversi_nxn::progress::Progress;
 use reversi_nxn::solve::probcut::evaluation_errors;
-use reversi_nxn::solve::train::{fit, sample_empties, solve_samples, Sample};
+use reversi_nxn::solve::train::{fit, sample_empties, solve_samples_until, Sample};
 
 use super::{ShapeArgs, UsageError};
 use crate::bar::Bar;
@@ -156,7 +156,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         return print_errors(shape, &lines, &samples, args, depth);
     }
     if done < args.games {
-        let bar = Bar::new(super::stop_flag());
+        let stop = super::stop_flag();
+        let bar = Bar::new(std::sync::Arc::clone(&stop));
         bar.start("games solved", args.games);
         bar.advance(done);
         let mut file = std::fs::OpenOptions::new()
@@ -174,8 +175,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
                 .into());
             }
             let end = (done + CHUNK).min(args.games);
+            // A stop in the chunk keeps the games solved before the first one left out.
+            let solved =
+                solve_samples_until(shape, args.seed, done..end, &empties, args.hash_mb, &stop);
+            let end = done + solved.len() as u64;
             let mut text = String::new();
-            for s in solve_samples(shape, args.seed, done..end, &empties, args.hash_mb) {
+            for s in solved {
                 match s {
                     Some(s) => {
                         text.push_str(&s.to_line());

@@ -19,6 +19,7 @@
 //! fit reports its error there.
 
 use std::ops::RangeInclusive;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -92,7 +93,32 @@ pub fn solve_samples(
     empties: &RangeInclusive<u32>,
     hash_mb: usize,
 ) -> Vec<Option<Sample>> {
-    range
+    solve_samples_until(
+        shape,
+        seed,
+        range,
+        empties,
+        hash_mb,
+        &AtomicBool::new(false),
+    )
+}
+
+/// [`solve_samples`] that stops starting games once `stop` is set: the samples of the games
+/// from the range's start up to the first one not solved, in order (all of them if `stop` was
+/// never set). A game started is solved to its end, so a stop waits for the positions in
+/// flight only (under a second each at the default empty squares; a position of 28 empty
+/// squares of 6x6 takes some 1e8 nodes). What is returned does not depend on when it stops,
+/// only on how many games it holds.
+#[must_use]
+pub fn solve_samples_until(
+    shape: Shape,
+    seed: u64,
+    range: std::ops::Range<u64>,
+    empties: &RangeInclusive<u32>,
+    hash_mb: usize,
+    stop: &AtomicBool,
+) -> Vec<Option<Sample>> {
+    let solved: Vec<Option<Option<Sample>>> = range
         .into_par_iter()
         .map_init(
             || {
@@ -101,16 +127,22 @@ pub fn solve_samples(
                 s
             },
             |solver, i| {
-                let pos = sample_position(shape, seed, i, empties)?;
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let Some(pos) = sample_position(shape, seed, i, empties) else {
+                    return Some(None);
+                };
                 let value = solver.guessed_value(&pos);
-                Some(Sample {
+                Some(Some(Sample {
                     p: pos.player(),
                     o: pos.opponent(),
                     value: value as i8,
-                })
+                }))
             },
         )
-        .collect()
+        .collect();
+    solved.into_iter().map_while(|s| s).collect()
 }
 
 /// The fit sees the scalar features divided by this, so that their steps are of the size of
@@ -254,6 +286,14 @@ mod tests {
         let mut pieces = solve_samples(shape, 7, 0..3, &SAMPLE_EMPTIES, 4);
         pieces.extend(solve_samples(shape, 7, 3..8, &SAMPLE_EMPTIES, 4));
         assert_eq!(all, pieces);
+        // Stopped before it starts, it solves nothing; never stopped, it is solve_samples.
+        let stop = AtomicBool::new(true);
+        assert!(solve_samples_until(shape, 7, 0..8, &SAMPLE_EMPTIES, 4, &stop).is_empty());
+        stop.store(false, Ordering::Relaxed);
+        assert_eq!(
+            solve_samples_until(shape, 7, 0..8, &SAMPLE_EMPTIES, 4, &stop),
+            all
+        );
         let mut solver = Solver::new(4);
         solver.set_scoring(Scoring::WinnerTakesEmpties);
         let mut solved = 0;

@@ -43,6 +43,31 @@ fn interval_holds_the_exact_5x5_count() {
 }
 
 #[test]
+fn interval_holds_the_exact_counts_of_rectangles() {
+    // `report` estimates every board past 28 squares, rectangles included: on rectangles whose
+    // games the exact count finds here (dp, which tests/count_agree.rs checks against dfs), the
+    // interval holds the count, a board and its transpose alike.
+    for (r, c) in [(3, 7), (7, 3), (4, 5), (5, 4)] {
+        let start = Shape::new(r, c).unwrap().start();
+        let exact = reversi_nxn::count::count(
+            &start,
+            "",
+            &reversi_nxn::count::CountOptions::default(),
+            &Silent,
+        )
+        .unwrap()
+        .games;
+        let r = run(&start, 100_000, 1);
+        assert!(
+            r.games.contains(exact as f64),
+            "{start}: {:?} vs {exact}",
+            r.games
+        );
+        assert!(r.relative_std_error < 0.05, "{}", r.relative_std_error);
+    }
+}
+
+#[test]
 fn interval_covers_about_95_percent_of_the_time() {
     // 200 independent seeds of a small estimate of the 15,015 4x4 games: a correct, unbiased
     // estimator with a right standard error covers the count in about 95% of them (binomial

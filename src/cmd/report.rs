@@ -35,7 +35,8 @@ pub struct ReportArgs {
     /// Where the charts go.
     #[arg(long, default_value = "plots")]
     pub plots: PathBuf,
-    /// Probes of the 6x6 estimate (7x7 and 8x8 use a tenth).
+    /// Probes of the estimate of each board of 29 to 36 squares (the games of smaller boards
+    /// are counted; larger boards use a tenth).
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1000..))]
     pub samples: u64,
     /// Seed of the estimates.
@@ -291,8 +292,24 @@ const PERFT_BOARDS: &[(u32, u32)] = &[(6, 12), (7, 11), (8, 11)];
 /// Plies and memory (MiB) of the 8x8 distinct-positions table: ply 13 takes about 25 minutes
 /// and 5.4 GiB on two cores (BENCHMARKS.md).
 const POSITIONS_8X8: (u32, u64) = (13, 5400);
-/// Boards whose game counts are estimated; the 6x6 uses all the samples, larger boards a tenth.
-const ESTIMATE_BOARDS: &[u32] = &[6, 7, 8];
+/// The most squares of a board whose games are counted exactly (4x7); the games of every
+/// larger board are estimated.
+const COUNTED_SQUARES: u32 = 28;
+/// The most squares of a board whose estimate takes all of `--samples`; larger boards take a
+/// tenth (their probes are dearer and their counts only an order of magnitude).
+const FULL_ESTIMATE_SQUARES: u32 = 36;
+
+/// The boards whose game counts are estimated: every board of more than [`COUNTED_SQUARES`]
+/// squares, rows at most columns (a board and its transpose have the same games), smallest first.
+fn estimate_boards() -> Vec<Shape> {
+    let mut boards: Vec<Shape> = (3..=8)
+        .flat_map(|r| (r..=8).map(move |c| (r, c)))
+        .filter(|&(r, c)| r * c > COUNTED_SQUARES)
+        .map(|(r, c)| Shape::new(r, c).expect("3 to 8 rows and columns"))
+        .collect();
+    boards.sort_by_key(|s| (s.squares(), s.rows()));
+    boards
+}
 
 /// One line of the summary table.
 #[derive(Debug, Default, Clone)]
@@ -489,9 +506,8 @@ pub fn run(args: &ReportArgs) -> Result<()> {
         write_atomic(&dir.join("positions.csv"), &positions_csv(&report))?;
     }
 
-    for &n in ESTIMATE_BOARDS {
-        let shape = Shape::square(n)?;
-        let samples = if n == 6 {
+    for shape in estimate_boards() {
+        let samples = if shape.squares() <= FULL_ESTIMATE_SQUARES {
             args.samples
         } else {
             args.samples / 10
@@ -519,7 +535,7 @@ pub fn run(args: &ReportArgs) -> Result<()> {
             );
             write_json(&path, &report)?;
         }
-        let row = rows.entry((n, n)).or_default();
+        let row = rows.entry((shape.rows(), shape.cols())).or_default();
         row.games_seconds = Some(report.seconds);
         row.games = format!(
             "≈ {:.3e} (95% CI {:.3e} – {:.3e}, {} probes)",
@@ -686,7 +702,7 @@ fn summary_table(rows: &BTreeMap<(u32, u32), Row>) -> String {
         "\nTimes are wall-clock seconds of the run that wrote the result (two cores unless its \
          file says otherwise): the exact count, or the estimate where the games are marked \
          ≈.{one_core} A blank cell was not computed: games are counted exactly up to 28 squares \
-         and estimated on the square boards beyond, and reachable positions are known only where \
+         and estimated on every larger board, and reachable positions are known only where \
          the games are counted; perfect play past 40 squares is a proof in work units \
          (`reversi prove`) or a `reversi solve --state` kept across runs, published here when \
          complete and confirmed by a second computation; a cell marked in progress gives what \

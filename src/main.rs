@@ -61,12 +61,6 @@ fn main() {
         }
     }
     if let Err(e) = cli.command.run() {
-        if e.chain().any(|c| {
-            c.downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-        }) {
-            std::process::exit(CLOSED_PIPE);
-        }
         eprintln!("Error: {e:#}");
         std::process::exit(exit_code(&e));
     }
@@ -77,8 +71,9 @@ fn main() {
 ///
 /// Rust ignores SIGPIPE, so a write to such a pipe fails and `println!` panics with a
 /// backtrace. SIGPIPE stays ignored (a count over TCP must see a lost peer as an error, not
-/// die of the signal); this hook catches only the print macros' panic on a closed pipe. What
-/// a command keeps on disk survives it as it survives `kill -9`.
+/// die of the signal); this hook catches only the print macros' panic on a closed pipe, and
+/// an error of a socket or of an explicit write still ends in its one-line message. What a
+/// command keeps on disk survives it as it survives `kill -9`.
 fn end_quietly_when_the_reader_goes() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

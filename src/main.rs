@@ -61,6 +61,13 @@ fn main() {
         }
     }
     if let Err(e) = cli.command.run() {
+        let broken_pipe = e.chain().any(|c| {
+            c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        });
+        if broken_pipe && stdout_reader_gone() {
+            std::process::exit(CLOSED_PIPE);
+        }
         eprintln!("Error: {e:#}");
         std::process::exit(exit_code(&e));
     }
@@ -72,8 +79,9 @@ fn main() {
 /// Rust ignores SIGPIPE, so a write to such a pipe fails and `println!` panics with a
 /// backtrace. SIGPIPE stays ignored (a count over TCP must see a lost peer as an error, not
 /// die of the signal); this hook catches only the print macros' panic on a closed pipe, and
-/// an error of a socket or of an explicit write still ends in its one-line message. What a
-/// command keeps on disk survives it as it survives `kill -9`.
+/// `main` ends as quietly on an explicit write's broken pipe when stdout's reader is gone
+/// ([`stdout_reader_gone`]; a socket's keeps its one-line error). What a command keeps on disk
+/// survives it as it survives `kill -9`.
 fn end_quietly_when_the_reader_goes() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -88,6 +96,27 @@ fn end_quietly_when_the_reader_goes() {
         }
         default(info);
     }));
+}
+
+/// Whether standard output is a pipe whose reader has gone (the write end of such a pipe polls
+/// as an error), so that a broken pipe an explicit write met was stdout's (`reversi solve
+/// --file F | head -3`) and not a socket's.
+fn stdout_reader_gone() -> bool {
+    #[cfg(unix)]
+    {
+        let mut fd = libc::pollfd {
+            fd: libc::STDOUT_FILENO,
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: poll(2) on one valid pollfd, with no wait.
+        let ready = unsafe { libc::poll(&mut fd, 1, 0) };
+        ready == 1 && fd.revents & libc::POLLERR != 0
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 /// 130 for a count stopped by Ctrl-C or SIGTERM (its work saved), 2 for input the user can

@@ -9,7 +9,7 @@ use clap::Args;
 use reversi_nxn::board::Shape;
 use reversi_nxn::progress::Progress;
 use reversi_nxn::solve::probcut::evaluation_errors;
-use reversi_nxn::solve::train::{fit, sample_empties, solve_samples_until, Sample};
+use reversi_nxn::solve::train::{fit, sample_empties, solve_samples, Sample};
 
 use super::{ShapeArgs, UsageError};
 use crate::bar::Bar;
@@ -176,8 +176,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             }
             let end = (done + CHUNK).min(args.games);
             // A stop in the chunk keeps the games solved before the first one left out.
-            let solved =
-                solve_samples_until(shape, args.seed, done..end, &empties, args.hash_mb, &stop);
+            let solved = solve_samples(shape, args.seed, done..end, &empties, args.hash_mb, &stop);
             let end = done + solved.len() as u64;
             let mut text = String::new();
             for s in solved {

@@ -85,32 +85,14 @@ pub fn sample_position(
 /// Solves the sample positions on `shape` (of `empties` empty squares) of games `range` of
 /// `seed` (in parallel, each worker with a table of `hash_mb` MiB); `None` for games that ended
 /// early. In the order of the games.
+///
+/// Once `stop` is set no game is started: the result holds the games from the range's start
+/// up to the first one not solved (all of them if `stop` was never set). A game started is
+/// solved to its end, so a stop waits for the positions in flight only (under a second each
+/// at the default empty squares; a position of 28 empty squares of 6x6 takes some 1e8 nodes).
+/// What is returned does not depend on when it stops, only on how many games it holds.
 #[must_use]
 pub fn solve_samples(
-    shape: Shape,
-    seed: u64,
-    range: std::ops::Range<u64>,
-    empties: &RangeInclusive<u32>,
-    hash_mb: usize,
-) -> Vec<Option<Sample>> {
-    solve_samples_until(
-        shape,
-        seed,
-        range,
-        empties,
-        hash_mb,
-        &AtomicBool::new(false),
-    )
-}
-
-/// [`solve_samples`] that stops starting games once `stop` is set: the samples of the games
-/// from the range's start up to the first one not solved, in order (all of them if `stop` was
-/// never set). A game started is solved to its end, so a stop waits for the positions in
-/// flight only (under a second each at the default empty squares; a position of 28 empty
-/// squares of 6x6 takes some 1e8 nodes). What is returned does not depend on when it stops,
-/// only on how many games it holds.
-#[must_use]
-pub fn solve_samples_until(
     shape: Shape,
     seed: u64,
     range: std::ops::Range<u64>,
@@ -282,18 +264,14 @@ mod tests {
         // Each sample's value against a separate solve of its position; a range solved in two
         // pieces gives the same samples.
         let shape = Shape::square(8).unwrap();
-        let all = solve_samples(shape, 7, 0..8, &SAMPLE_EMPTIES, 4);
-        let mut pieces = solve_samples(shape, 7, 0..3, &SAMPLE_EMPTIES, 4);
-        pieces.extend(solve_samples(shape, 7, 3..8, &SAMPLE_EMPTIES, 4));
+        let go = AtomicBool::new(false);
+        let all = solve_samples(shape, 7, 0..8, &SAMPLE_EMPTIES, 4, &go);
+        let mut pieces = solve_samples(shape, 7, 0..3, &SAMPLE_EMPTIES, 4, &go);
+        pieces.extend(solve_samples(shape, 7, 3..8, &SAMPLE_EMPTIES, 4, &go));
         assert_eq!(all, pieces);
-        // Stopped before it starts, it solves nothing; never stopped, it is solve_samples.
+        // Stopped before it starts, it solves nothing.
         let stop = AtomicBool::new(true);
-        assert!(solve_samples_until(shape, 7, 0..8, &SAMPLE_EMPTIES, 4, &stop).is_empty());
-        stop.store(false, Ordering::Relaxed);
-        assert_eq!(
-            solve_samples_until(shape, 7, 0..8, &SAMPLE_EMPTIES, 4, &stop),
-            all
-        );
+        assert!(solve_samples(shape, 7, 0..8, &SAMPLE_EMPTIES, 4, &stop).is_empty());
         let mut solver = Solver::new(4);
         solver.set_scoring(Scoring::WinnerTakesEmpties);
         let mut solved = 0;

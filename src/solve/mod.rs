@@ -424,6 +424,8 @@ fn solve_in(
                 first = false;
                 let (n0, s0) = (ctx.nodes(), t0.elapsed().as_secs_f64());
                 let mut kept = Ok(());
+                // The selective passes' last estimate, and the exact tests started.
+                let (mut estimate, mut tests) = (None, 0);
                 let v = -s.exact_within(
                     child.player(),
                     child.opponent(),
@@ -444,6 +446,20 @@ fn solve_in(
                                     "{}; selective pass {pass} of {passes}, an estimate: {guess}",
                                     proven_words(&doing, known, sign, squares)
                                 ));
+                                estimate = Some(guess);
+                                return;
+                            }
+                            Step::Testing { beta, .. } => {
+                                tests += 1;
+                                let mut line = format!(
+                                    "{}; exact test {tests}: {}?",
+                                    proven_words(&doing, known, sign, squares),
+                                    test_words(beta, sign)
+                                );
+                                if let Some(guess) = &estimate {
+                                    line += &format!(" (the selective passes' estimate: {guess})");
+                                }
+                                progress.working_on(&line);
                                 return;
                             }
                         };
@@ -524,6 +540,18 @@ pub fn proven_words(doing: &str, known: (i32, i32), sign: i32, squares: i32) -> 
     match bounds_words(known, sign, squares) {
         Some(words) => format!("{doing}, proven {words}"),
         None => doing.to_string(),
+    }
+}
+
+/// The question a null-window test of a root move asks, in black's terms: whether the
+/// move's value for the side to move at the move's child is at least `beta`, that is whether
+/// the root's side (`sign`: 1 when that is black) gets at most `-beta`: "is it at most -2 for
+/// black".
+fn test_words(beta: i32, sign: i32) -> String {
+    if sign > 0 {
+        format!("is it at most {:+} for black", -beta)
+    } else {
+        format!("is it at least {beta:+} for black")
     }
 }
 
@@ -859,5 +887,14 @@ mod tests {
         let s77 = long_solve_estimate(Shape::new(7, 7).unwrap(), 45);
         let s88 = long_solve_estimate(Shape::new(8, 8).unwrap(), 60);
         assert!(s88.seconds > s77.seconds * 1e6 && s88.basis.starts_with("the 7x7 start"));
+    }
+
+    /// A test that the child's side gets at least 3 asks whether the root's side gets at
+    /// most -3, put in black's terms whichever side moves at the root.
+    #[test]
+    fn a_test_is_asked_in_blacks_terms() {
+        assert_eq!(test_words(3, 1), "is it at most -3 for black");
+        assert_eq!(test_words(3, -1), "is it at least +3 for black");
+        assert_eq!(test_words(-2, 1), "is it at most +2 for black");
     }
 }

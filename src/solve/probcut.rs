@@ -350,9 +350,17 @@ mod tests {
             ] {
                 let table = Table::new(8);
                 let ctx = Ctx::new(&table, selective, shape, Scoring::Discs);
-                let (mut seen, mut passes) = (Vec::new(), 0);
+                let (mut seen, mut passes, mut tests) = (Vec::new(), 0, 0);
                 let v = searcher(&ctx).exact_within(p, o, guess, known, &mut |step| match step {
                     Step::Proven { lower, upper } => seen.push((lower, upper)),
+                    Step::Testing { beta, lower, upper } => {
+                        assert!(
+                            lower < beta && beta <= upper,
+                            "{pos}: {lower} {beta} {upper}"
+                        );
+                        assert_eq!(Some(&(lower, upper)), seen.last().or(Some(&known)));
+                        tests += 1;
+                    }
                     Step::Selective { .. } => {
                         assert!(seen.is_empty(), "{pos}: the passes come first");
                         passes += 1;
@@ -369,6 +377,7 @@ mod tests {
                         );
                     }
                 }
+                assert_eq!(tests, seen.len(), "{pos}: a test before each proven step");
                 if known.0 < known.1 {
                     assert_eq!(seen.last(), Some(&(want, want)), "{pos}");
                 } else {

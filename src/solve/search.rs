@@ -49,6 +49,16 @@ pub enum Step {
         /// The pass's upper bound.
         upper: i32,
     },
+    /// The selective passes are over and an exact null-window test of whether the value is
+    /// at least `beta` starts, with the value proven to lie in `lower..=upper` so far.
+    Testing {
+        /// The test's bound: it proves either at least `beta` or at most `beta - 1`.
+        beta: i32,
+        /// The lower bound proven before it.
+        lower: i32,
+        /// The upper bound proven before it.
+        upper: i32,
+    },
     /// The value is proven to lie in these bounds.
     Proven {
         /// The lower bound.
@@ -248,6 +258,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let mut g = guess.clamp(-64, 64).clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
+            step(Step::Testing {
+                beta,
+                lower: lower.max(-64),
+                upper: upper.min(64),
+            });
             g = self.search(p, o, beta - 1, beta);
             if self.aborted() {
                 return 0;

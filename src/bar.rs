@@ -38,7 +38,13 @@ pub struct Bar {
     working: Mutex<String>,
     /// The whole work this run is part of, for [`Bar::watch`]'s lines ([`Bar::set_whole`]).
     whole: Mutex<Option<Whole>>,
+    /// How far the work has got inside what it is on, for [`Bar::watch`]'s lines
+    /// ([`Bar::set_detail`]).
+    detail: Mutex<Option<Detail>>,
 }
+
+/// What [`Bar::set_detail`] takes: words read afresh for each of [`Bar::watch`]'s lines.
+pub type Detail = Box<dyn Fn() -> Option<String> + Send + Sync>;
 
 /// The whole of a long work that a run is part of: what the runs before it did (a resumed
 /// solve), and the nodes the work was sized at before it started, if known.
@@ -110,6 +116,7 @@ impl Bar {
             logged,
             working: Mutex::new(String::new()),
             whole: Mutex::new(None),
+            detail: Mutex::new(None),
         }
     }
 
@@ -117,6 +124,14 @@ impl Bar {
     pub fn set_whole(&self, whole: Whole) {
         if let Ok(mut w) = self.whole.lock() {
             *w = Some(whole);
+        }
+    }
+
+    /// Makes [`Bar::watch`]'s lines add `detail`'s words, when it has any, after what the work
+    /// says it is on: how far it has got inside it (a solve's root move).
+    pub fn set_detail(&self, detail: Detail) {
+        if let Ok(mut d) = self.detail.lock() {
+            *d = Some(detail);
         }
     }
 
@@ -147,7 +162,10 @@ impl Bar {
             scope.spawn(move || {
                 while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(every) {
                     let n = nodes.load(Ordering::Relaxed);
-                    let what = self.working.lock().map(|w| w.clone()).unwrap_or_default();
+                    let mut what = self.working.lock().map(|w| w.clone()).unwrap_or_default();
+                    if let Some(words) = self.detail.lock().ok().and_then(|d| d.as_ref()?()) {
+                        what = format!("{what}; {words}");
+                    }
                     let secs = t0.elapsed().as_secs_f64();
                     let whole = self.whole.lock().ok().and_then(|w| *w);
                     let more = whole.map_or(String::new(), |w| whole_words(&w, n, secs));

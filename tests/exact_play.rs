@@ -202,6 +202,15 @@ fn solve_reports_progress_on_stderr_and_keeps_its_output() {
             .any(|l| l.starts_with("solve: root move ") && l.contains(" nodes, ")),
         "{err}"
     );
+    // What the move's search is on, and how far it has got at the top of its tree.
+    assert!(
+        err.lines().any(
+            |l| (l.contains("; exact test ") || l.contains("; selective pass "))
+                && l.contains("; in its tree: ")
+                && l.contains(" moves")
+        ),
+        "{err}"
+    );
     // The same report, node count included (one thread), but for the time.
     let strip = |out: &[u8]| -> Vec<String> {
         String::from_utf8_lossy(out)

@@ -410,9 +410,14 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     // No Ctrl-C handler: a solve keeps nothing, or with --state files written whole, so the
     // signal just ends it.
     let bar = Bar::new(Arc::new(AtomicBool::new(false)));
-    // The bar counts root moves; the watch adds the nodes and the move being searched, since
-    // one root move can take all the time (the 6x6 start has one up to symmetry).
+    // The bar counts root moves; the watch adds the nodes, the move being searched and how far
+    // its search has got, since one root move can take all the time (the 6x6 start has one up
+    // to symmetry).
     let counter = solver.node_counter();
+    let top = solver.top();
+    bar.set_detail(Box::new(move || {
+        top.words().map(|w| format!("in its tree: {w}"))
+    }));
     if empties > SOLVE_WITHOUT_YES {
         let (nodes_before, seconds_before) = state.as_ref().map_or((0, 0.0), SolveState::before);
         bar.set_whole(crate::bar::Whole {

@@ -62,6 +62,7 @@ pub mod state;
 pub mod table;
 pub mod train;
 pub mod tuning;
+pub mod watch;
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -124,6 +125,13 @@ impl Solver {
     #[must_use]
     pub fn node_counter(&self) -> std::sync::Arc<std::sync::atomic::AtomicU64> {
         std::sync::Arc::clone(self.table.searched())
+    }
+
+    /// How far the search of the root move in progress has got at the top of its tree, for a
+    /// thread that reports progress while [`Solver::solve`] runs ([`watch::Top::words`]).
+    #[must_use]
+    pub fn top(&self) -> std::sync::Arc<watch::Top> {
+        std::sync::Arc::clone(self.table.top())
     }
 
     /// Sets the tuning used by [`Solver::value`], [`Solver::window`] and [`Solver::beats`].
@@ -416,6 +424,8 @@ fn solve_in(
                     .and_then(|s| s.proven(key))
                     .unwrap_or((-squares, squares));
                 progress.working_on(&proven_words(&doing, known, sign, squares));
+                // Searchers read the watched root when they are made.
+                table.top().start(child.empty().count_ones());
                 let mut s = searcher(&ctx);
                 let budget = guess_budget(&opts.tuning, pos.shape(), child.empty().count_ones());
                 if budget > 0 && (first || opts.tuning.guess_all) {
@@ -479,6 +489,7 @@ fn solve_in(
                     },
                 );
                 drop(s);
+                table.top().stop();
                 kept?;
                 guess = v;
                 by_class.insert(key, v);

@@ -33,6 +33,8 @@ impl<C: Cpu> Searcher<'_, C> {
         debug_assert_eq!(beta, alpha + 1);
         let abort = Abort::under(self.abort);
         let ctx = self.ctx;
+        // The ply below the watched root, when it is watched (0 or 1).
+        let ply = self.top.wrapping_sub((ctx.mask & !(p | o)).count_ones()) as usize;
         rest.par_iter()
             .map(|c| {
                 if abort.is_set() {
@@ -44,6 +46,9 @@ impl<C: Cpu> Searcher<'_, C> {
                 let v = -s.search(np, no, -beta, -alpha);
                 if s.aborted() {
                     return (-INF, c.sq);
+                }
+                if ply < 2 {
+                    ctx.table.top().add(ply);
                 }
                 if v >= beta {
                     abort.set();

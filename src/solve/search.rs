@@ -98,6 +98,9 @@ pub struct Searcher<'a, C> {
     unpolled: u32,
     /// Of `nodes`, those already added to the table's running count ([`Table::searched`]).
     published: u64,
+    /// Empty squares of the root of the search the table watches ([`Table::top`]; 0: none),
+    /// as of this searcher's creation.
+    pub(super) top: u32,
 }
 
 impl<C> Searcher<'_, C> {
@@ -176,6 +179,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             stopped: false,
             unpolled: 0,
             published: 0,
+            top: ctx.table.top().root(),
         }
     }
 
@@ -444,6 +448,11 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = list[0].sq;
+        // The ply below the watched root, when it is watched (0 or 1).
+        let ply = self.top.wrapping_sub(n_empty) as usize;
+        if ply < 2 {
+            ctx.table.top().enter(ply, list.len());
+        }
         for i in 0..list.len() {
             if i == 1 && defer {
                 if let Some(depth) = sort_depth {
@@ -477,6 +486,9 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             };
             if self.aborted() {
                 return 0;
+            }
+            if ply < 2 {
+                ctx.table.top().done(ply, i + 1);
             }
             if v > best {
                 best = v;

@@ -30,6 +30,7 @@
 //! positions of small subtrees (`Tuning::near_empties`), the most numerous probes, so that
 //! they often find their bucket in the processor's cache.
 
+use super::watch::Top;
 use rayon::prelude::*;
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -85,6 +86,8 @@ pub struct Table {
     /// Nodes searched with this table so far, as searchers publish them (see
     /// [`Table::searched`]).
     searched: Arc<AtomicU64>,
+    /// How far the top of a watched search has got (see [`Table::top`]).
+    top: Arc<Top>,
 }
 
 /// The largest power of two at most `n` (1 for 0 and 1).
@@ -122,6 +125,7 @@ impl Table {
             bucket_mask: buckets - 1,
             near_mask: near - 1,
             searched: Arc::new(AtomicU64::new(0)),
+            top: Arc::new(Top::default()),
         }
     }
 
@@ -132,6 +136,13 @@ impl Table {
     #[must_use]
     pub fn searched(&self) -> &Arc<AtomicU64> {
         &self.searched
+    }
+
+    /// How far the top of the search watched with this table has got, for progress reports
+    /// from another thread ([`Top`]; a solve watches each root move's search).
+    #[must_use]
+    pub fn top(&self) -> &Arc<Top> {
+        &self.top
     }
 
     /// Bytes the table occupies.

@@ -416,7 +416,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let counter = solver.node_counter();
     let top = solver.top();
     bar.set_detail(Box::new(move || {
-        top.words().map(|w| format!("in its tree: {w}"))
+        top.words().map(|w| format!("in its tree, {w}"))
     }));
     if empties > SOLVE_WITHOUT_YES {
         let (nodes_before, seconds_before) = state.as_ref().map_or((0, 0.0), SolveState::before);

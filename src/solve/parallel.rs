@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use super::abort::Abort;
 use super::search::{Cand, Searcher, INF};
+use super::watch::PLIES;
 use crate::cpu::Cpu;
 
 impl<C: Cpu> Searcher<'_, C> {
@@ -33,7 +34,7 @@ impl<C: Cpu> Searcher<'_, C> {
         debug_assert_eq!(beta, alpha + 1);
         let abort = Abort::under(self.abort);
         let ctx = self.ctx;
-        // The ply below the watched root, when it is watched (0 or 1).
+        // The ply below the watched root, when it is watched.
         let ply = self.top.wrapping_sub((ctx.mask & !(p | o)).count_ones()) as usize;
         rest.par_iter()
             .map(|c| {
@@ -47,7 +48,7 @@ impl<C: Cpu> Searcher<'_, C> {
                 if s.aborted() {
                     return (-INF, c.sq);
                 }
-                if ply < 2 {
+                if ply < PLIES {
                     ctx.table.top().add(ply);
                 }
                 if v >= beta {

@@ -28,6 +28,7 @@ use super::abort::Abort;
 use super::context::Ctx;
 use super::table::Bound;
 use super::tuning::Schedule;
+use super::watch::PLIES;
 
 /// Larger than any value.
 pub const INF: i32 = 65;
@@ -448,9 +449,9 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = list[0].sq;
-        // The ply below the watched root, when it is watched (0 or 1).
+        // The ply below the watched root, when it is watched.
         let ply = self.top.wrapping_sub(n_empty) as usize;
-        if ply < 2 {
+        if ply < PLIES {
             ctx.table.top().enter(ply, list.len());
         }
         for i in 0..list.len() {
@@ -487,7 +488,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
             if self.aborted() {
                 return 0;
             }
-            if ply < 2 {
+            if ply < PLIES {
                 ctx.table.top().done(ply, i + 1);
             }
             if v > best {

@@ -4,34 +4,43 @@
 //!
 //! [`Top::start`] names the position a search starts from by its empty squares (the position
 //! after a root move: the search's root, ply 0, and no other node of the search has as many).
-//! Nodes at ply 0 and 1 say how many moves they have and how many of them are done
-//! ([`Top::enter`], [`Top::done`], [`Top::add`]); [`Top::words`] reads it back from another
-//! thread. While ply 0 searches its first move alone (the young brothers wait), only that move's
-//! node is at ply 1, so its figures are that move's; once ply 0's other moves run in parallel,
-//! several ply-1 nodes write at once and only ply 0's count is shown. Only nodes at the top two
-//! plies write, so the cost is one comparison at each interior node.
+//! Nodes at the first [`PLIES`] plies say how many moves they have and how many of them are
+//! done ([`Top::enter`], [`Top::done`], [`Top::add`]); [`Top::words`] reads it back from
+//! another thread. While a node searches its first move alone (the young brothers wait), only
+//! that move's node is at the next ply, so the figures follow one line down; once a node's
+//! other moves run in parallel, several nodes below it write at once, and the words stop at
+//! that node's count. Only nodes at the top plies write, so the cost is one comparison at each
+//! interior node.
 
 use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Plies from the watched root whose nodes report their moves.
+pub const PLIES: usize = 4;
 
 /// The top of a search, as far as it has got (see the module).
 #[derive(Debug, Default)]
 pub struct Top {
     /// Empty squares of the watched search's root (0: none is watched).
     root: AtomicU32,
-    /// Moves of the node at ply 0 and of the latest node at ply 1 (0: not entered yet).
-    moves: [AtomicU32; 2],
+    /// Moves of the latest node entered at each ply (0: none since the ply above was entered).
+    moves: [AtomicU32; PLIES],
     /// Of those, the moves done.
-    done: [AtomicU32; 2],
+    done: [AtomicU32; PLIES],
 }
 
 impl Top {
     /// Watches the next searches of a position with `empties` empty squares (at least 1).
     pub fn start(&self, empties: u32) {
-        for ply in 0..2 {
-            self.moves[ply].store(0, Ordering::Relaxed);
-            self.done[ply].store(0, Ordering::Relaxed);
-        }
+        self.forget(0);
         self.root.store(empties, Ordering::Relaxed);
+    }
+
+    /// Forgets the nodes from `ply` down.
+    fn forget(&self, ply: usize) {
+        for p in ply..PLIES {
+            self.moves[p].store(0, Ordering::Relaxed);
+            self.done[p].store(0, Ordering::Relaxed);
+        }
     }
 
     /// Watches nothing.
@@ -45,14 +54,11 @@ impl Top {
         self.root.load(Ordering::Relaxed)
     }
 
-    /// A node at `ply` (0 or 1) starts on its `moves` moves; ply 0 also forgets ply 1.
+    /// A node at `ply` (below [`PLIES`]) starts on its `moves` moves; the plies below it are
+    /// forgotten.
     pub fn enter(&self, ply: usize, moves: usize) {
+        self.forget(ply);
         self.moves[ply].store(moves as u32, Ordering::Relaxed);
-        self.done[ply].store(0, Ordering::Relaxed);
-        if ply == 0 {
-            self.moves[1].store(0, Ordering::Relaxed);
-            self.done[1].store(0, Ordering::Relaxed);
-        }
     }
 
     /// The node at `ply` has done its first `done` moves (searched alone, in order).
@@ -65,26 +71,29 @@ impl Top {
         self.done[ply].fetch_add(1, Ordering::Relaxed);
     }
 
-    /// How far the watched search has got: "the first of 8 moves, 3 of its 9 replies done" while ply 0
-    /// is on its first move, "4 of 8 moves done" after; `None` before ply 0 has started or
-    /// when nothing is watched.
+    /// How far the watched search has got, as the moves done of each node down the line that
+    /// is searched alone: "moves done by ply: 0 of 3, 0 of 5, 2 of 7" (the root on its first
+    /// of 3 moves, that move's node on its first of 5, whose node has done 2 of its 7); `None`
+    /// before the root has started or when nothing is watched.
     #[must_use]
     pub fn words(&self) -> Option<String> {
         if self.root() == 0 {
             return None;
         }
-        let get = |a: &[AtomicU32; 2], ply: usize| a[ply].load(Ordering::Relaxed);
-        let (m0, d0) = (get(&self.moves, 0), get(&self.done, 0));
-        let (m1, d1) = (get(&self.moves, 1), get(&self.done, 1));
-        match (m0, d0) {
-            (0, _) => None,
-            (_, 0) if m1 > 0 => Some(format!(
-                "the first of {m0} moves, {} of its {m1} replies done",
-                d1.min(m1)
-            )),
-            (_, 0) => Some(format!("the first of {m0} moves")),
-            _ => Some(format!("{} of {m0} moves done", d0.min(m0))),
+        let mut plies = Vec::new();
+        for ply in 0..PLIES {
+            let moves = self.moves[ply].load(Ordering::Relaxed);
+            if moves == 0 {
+                break;
+            }
+            let done = self.done[ply].load(Ordering::Relaxed).min(moves);
+            plies.push(format!("{done} of {moves}"));
+            if done > 0 {
+                // Its other moves run at once: the plies below are theirs, mixed.
+                break;
+            }
         }
+        (!plies.is_empty()).then(|| format!("moves done by ply: {}", plies.join(", ")))
     }
 }
 
@@ -92,29 +101,37 @@ impl Top {
 mod tests {
     use super::*;
 
-    /// The words follow ply 0's first move through its replies, then ply 0's count.
+    /// The words follow the line searched alone, and stop at the first node that has done a
+    /// move.
     #[test]
-    fn words_follow_the_first_move_then_the_count() {
+    fn words_follow_the_line_searched_alone() {
         let top = Top::default();
         assert_eq!(top.words(), None);
         top.start(40);
         assert_eq!(top.words(), None, "ply 0 not entered");
         top.enter(0, 8);
-        assert_eq!(top.words().as_deref(), Some("the first of 8 moves"));
+        assert_eq!(top.words().as_deref(), Some("moves done by ply: 0 of 8"));
         top.enter(1, 9);
-        top.done(1, 1);
-        top.add(1);
+        top.enter(2, 5);
+        top.done(2, 1);
+        top.add(2);
         assert_eq!(
             top.words().as_deref(),
-            Some("the first of 8 moves, 2 of its 9 replies done")
+            Some("moves done by ply: 0 of 8, 0 of 9, 2 of 5")
+        );
+        // A new node at ply 1 forgets ply 2.
+        top.enter(1, 7);
+        assert_eq!(
+            top.words().as_deref(),
+            Some("moves done by ply: 0 of 8, 0 of 7")
         );
         top.done(0, 1);
         top.add(0);
         top.add(0);
-        assert_eq!(top.words().as_deref(), Some("3 of 8 moves done"));
+        assert_eq!(top.words().as_deref(), Some("moves done by ply: 3 of 8"));
         // The next test starts over.
         top.enter(0, 8);
-        assert_eq!(top.words().as_deref(), Some("the first of 8 moves"));
+        assert_eq!(top.words().as_deref(), Some("moves done by ply: 0 of 8"));
         top.stop();
         assert_eq!(top.words(), None);
     }

@@ -424,10 +424,11 @@ fn solve_in(
                     .and_then(|s| s.proven(key))
                     .unwrap_or((-squares, squares));
                 progress.working_on(&proven_words(&doing, known, sign, squares));
+                let empties = child.empty().count_ones();
                 // Searchers read the watched root when they are made.
-                table.top().start(child.empty().count_ones());
+                table.top().start(empties);
                 let mut s = searcher(&ctx);
-                let budget = guess_budget(&opts.tuning, pos.shape(), child.empty().count_ones());
+                let budget = guess_budget(&opts.tuning, pos.shape(), empties);
                 if budget > 0 && (first || opts.tuning.guess_all) {
                     guess = -s.guess(child.player(), child.opponent(), budget);
                 }
@@ -459,7 +460,7 @@ fn solve_in(
                                 estimate = Some(guess);
                                 return;
                             }
-                            Step::Testing { beta, .. } => {
+                            Step::Testing { beta } => {
                                 tests += 1;
                                 let mut line = format!(
                                     "{}; exact test {tests}: {}?",

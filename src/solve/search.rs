@@ -51,14 +51,10 @@ pub enum Step {
         upper: i32,
     },
     /// The selective passes are over and an exact null-window test of whether the value is
-    /// at least `beta` starts, with the value proven to lie in `lower..=upper` so far.
+    /// at least `beta` starts (inside the bounds of the last `Proven` step, or the known ones).
     Testing {
         /// The test's bound: it proves either at least `beta` or at most `beta - 1`.
         beta: i32,
-        /// The lower bound proven before it.
-        lower: i32,
-        /// The upper bound proven before it.
-        upper: i32,
     },
     /// The value is proven to lie in these bounds.
     Proven {
@@ -263,11 +259,7 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let mut g = guess.clamp(-64, 64).clamp(lower, upper);
         while lower < upper {
             let beta = if g == lower { g + 1 } else { g };
-            step(Step::Testing {
-                beta,
-                lower: lower.max(-64),
-                upper: upper.min(64),
-            });
+            step(Step::Testing { beta });
             g = self.search(p, o, beta - 1, beta);
             if self.aborted() {
                 return 0;

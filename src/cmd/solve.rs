@@ -367,12 +367,13 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                 let (nodes, seconds) = state.before();
                 eprintln!(
                     "resuming the solve in {}: {} root moves solved, {} table bounds, {:.3e} \
-                     nodes and {:.0} s before",
+                     nodes and {:.0} s before{}",
                     dir.display(),
                     state.roots_done(),
                     state.snapshot_len(),
                     nodes as f64,
-                    seconds
+                    seconds,
+                    at_words(state.last_at())
                 );
             }
             Some(state)
@@ -459,6 +460,16 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
+/// Where a kept solve's last snapshot says its search was, to follow a line about the state:
+/// "; at its last snapshot: root move d2 ..." (nothing when it does not say).
+fn at_words(at: &str) -> String {
+    if at.is_empty() {
+        String::new()
+    } else {
+        format!("; at its last snapshot: {at}")
+    }
+}
+
 /// Prints what the solve of `pos` under `scoring` kept in `dir` has proven: each root move's
 /// value or the bounds proven so far, in black's terms as the report's move values, and the
 /// root's bounds that follow.
@@ -474,8 +485,12 @@ fn print_status(dir: &std::path::Path, pos: &Position, scoring: Scoring) -> Resu
         dir.display()
     );
     println!(
-        "{} runs, {:.3e} nodes, {:.0} s so far; {} table bounds in the snapshot",
-        st.runs, st.nodes as f64, st.seconds, st.bounds
+        "{} runs, {:.3e} nodes, {:.0} s so far; {} table bounds in the snapshot{}",
+        st.runs,
+        st.nodes as f64,
+        st.seconds,
+        st.bounds,
+        at_words(&st.at)
     );
     for &m in &pos.legal_turns() {
         let key = pos.apply(m).expect("legal turn").canonical();

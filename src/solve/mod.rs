@@ -343,6 +343,11 @@ impl Solver {
         let start_count = counter.load(std::sync::atomic::Ordering::Relaxed);
         let (done, wait) = std::sync::mpsc::channel::<()>();
         let table = &self.table;
+        let noted = Noted {
+            inner: progress,
+            at: std::sync::Mutex::new(String::new()),
+        };
+        let noted = &noted;
         std::thread::scope(|scope| {
             scope.spawn(move || {
                 // Until the solve ends (dropping `done` wakes this at once).
@@ -351,15 +356,65 @@ impl Solver {
                 {
                     let nodes = counter.load(std::sync::atomic::Ordering::Relaxed) - start_count;
                     let seconds = seconds_before + t0.elapsed().as_secs_f64();
-                    if let Err(e) = saver.save(table, nodes_before + nodes, seconds) {
+                    let at = noted.at(table);
+                    if let Err(e) = saver.save(table, nodes_before + nodes, seconds, &at) {
                         eprintln!("warning: table snapshot not written: {e}");
                     }
                 }
             });
-            let report = solve_in(table, pos, opts, progress, Some(state));
+            let report = solve_in(table, pos, opts, noted, Some(state));
             drop(done);
             report
         })
+    }
+}
+
+/// A solve's progress passed on to `inner`, keeping the last words of what it is busy with for
+/// its snapshots to say where the search was.
+struct Noted<'a> {
+    inner: &'a dyn Progress,
+    at: std::sync::Mutex<String>,
+}
+
+impl Noted<'_> {
+    /// Where the search is: the last words it was busy with, and how far the watched root
+    /// move's tree has got ([`watch::Top::words`]); empty before the first words.
+    fn at(&self, table: &Table) -> String {
+        let mut at = self.at.lock().map(|a| a.clone()).unwrap_or_default();
+        if let Some(words) = table.top().words().filter(|_| !at.is_empty()) {
+            at += &format!("; in its tree, {words}");
+        }
+        at
+    }
+}
+
+impl Progress for Noted<'_> {
+    fn start(&self, label: &str, total: u64) {
+        self.inner.start(label, total);
+    }
+    fn resize(&self, total: u64) {
+        self.inner.resize(total);
+    }
+    fn advance(&self, n: u64) {
+        self.inner.advance(n);
+    }
+    fn finish(&self) {
+        if let Ok(mut at) = self.at.lock() {
+            at.clear();
+        }
+        self.inner.finish();
+    }
+    fn note(&self, line: &str) {
+        self.inner.note(line);
+    }
+    fn working_on(&self, what: &str) {
+        if let Ok(mut at) = self.at.lock() {
+            what.clone_into(&mut at);
+        }
+        self.inner.working_on(what);
+    }
+    fn should_stop(&self) -> bool {
+        self.inner.should_stop()
     }
 }
 
@@ -908,5 +963,30 @@ mod tests {
         assert_eq!(test_words(3, 1), "is it at most -3 for black");
         assert_eq!(test_words(3, -1), "is it at least +3 for black");
         assert_eq!(test_words(-2, 1), "is it at most +2 for black");
+    }
+
+    /// What a kept solve's snapshot says of where it was: the last words the solve was busy
+    /// with and how far the watched tree has got, passed on to the progress it wraps; nothing
+    /// once the solve has finished.
+    #[test]
+    fn snapshots_say_where_the_search_was() {
+        let table = Table::new(1);
+        let noted = Noted {
+            inner: &crate::progress::Silent,
+            at: std::sync::Mutex::new(String::new()),
+        };
+        table.top().start(20);
+        table.top().enter(0, 3);
+        assert_eq!(noted.at(&table), "", "no words yet");
+        noted.working_on("root move d2 (1 of 2)");
+        assert_eq!(
+            noted.at(&table),
+            "root move d2 (1 of 2); in its tree, moves done by ply: 0 of 3"
+        );
+        table.top().stop();
+        noted.working_on("root move c3 (2 of 2)");
+        assert_eq!(noted.at(&table), "root move c3 (2 of 2)");
+        noted.finish();
+        assert_eq!(noted.at(&table), "");
     }
 }

@@ -201,6 +201,12 @@ struct TableHeader {
     seconds: f64,
     /// Runs that have worked on the solve, as of this snapshot.
     runs: u32,
+    /// Where the search was when the snapshot was taken, in the words of its progress line
+    /// ("root move d2 (1 of 2); exact test 1: ...; in its tree, moves done by ply: 0 of 3, 1
+    /// of 5"); absent in the snapshots of builds before it was kept, and when nothing was
+    /// being searched.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    at: String,
 }
 
 /// A solve's state in its directory (see the module's documentation), held with the
@@ -211,6 +217,8 @@ pub struct SolveState {
     file: StateFile,
     /// The snapshot read at opening, until [`SolveState::restore`] puts it into a table.
     snapshot: Vec<Saved>,
+    /// Where the search was at the snapshot read at opening (empty: not known).
+    at: String,
     /// Seconds between snapshots.
     pub every: Duration,
     /// Most bounds in a snapshot.
@@ -259,12 +267,13 @@ impl SolveState {
         if exists && !resume {
             return Err(StateError::Exists { path: state_path });
         }
-        let (mut file, snapshot) = load(dir, pos, &id)?;
+        let (mut file, snapshot, at) = load(dir, pos, &id)?;
         file.runs += 1;
         Ok(SolveState {
             dir: dir.to_path_buf(),
             file,
             snapshot,
+            at,
             every,
             max_bounds,
             _lock: lock,
@@ -287,6 +296,13 @@ impl SolveState {
     #[must_use]
     pub fn snapshot_len(&self) -> usize {
         self.snapshot.len()
+    }
+
+    /// Where the search was when the snapshot read at opening was taken, in the words of its
+    /// progress line; empty when the snapshot does not say (or there is none).
+    #[must_use]
+    pub fn last_at(&self) -> &str {
+        &self.at
     }
 
     /// Runs that have worked on this solve, this one included.
@@ -414,8 +430,13 @@ impl SolveState {
 }
 
 /// The state of solving `pos` under `id` in `dir` and its snapshot's bounds, both checked
-/// (an empty state when the directory has neither file).
-fn load(dir: &Path, pos: &Position, id: &Identity) -> Result<(StateFile, Vec<Saved>), StateError> {
+/// (an empty state when the directory has neither file), with where the search was at the
+/// snapshot (empty: not said).
+fn load(
+    dir: &Path,
+    pos: &Position,
+    id: &Identity,
+) -> Result<(StateFile, Vec<Saved>, String), StateError> {
     let state_path = dir.join(STATE_FILE);
     let table_path = dir.join(TABLE_FILE);
     let mut file = StateFile {
@@ -433,6 +454,7 @@ fn load(dir: &Path, pos: &Position, id: &Identity) -> Result<(StateFile, Vec<Sav
         file = read_state(&state_path, pos, id)?;
     }
     let mut snapshot = Vec::new();
+    let mut at = String::new();
     if table_path.exists() {
         let (header, saved) = read_table(&table_path, pos, id)?;
         // The later of the two files has the larger totals.
@@ -442,8 +464,9 @@ fn load(dir: &Path, pos: &Position, id: &Identity) -> Result<(StateFile, Vec<Sav
         }
         file.runs = file.runs.max(header.runs);
         snapshot = saved;
+        at = header.at;
     }
-    Ok((file, snapshot))
+    Ok((file, snapshot, at))
 }
 
 /// What a solve's state holds, read without its lock (the run may be going on): see
@@ -464,6 +487,9 @@ pub struct Status {
     /// The children in progress, each with the bounds proven so far (for the side to move at
     /// the root, inclusive).
     pub open: Vec<((u64, u64), i32, i32)>,
+    /// Where the search was at the table snapshot, in the words of its progress line (empty:
+    /// the snapshot does not say).
+    pub at: String,
 }
 
 impl Status {
@@ -516,7 +542,7 @@ pub fn status(dir: &Path, pos: &Position, scoring: Scoring) -> Result<Status, St
     if !state_path.exists() && !dir.join(TABLE_FILE).exists() {
         return Err(StateError::Missing { path: state_path });
     }
-    let (file, snapshot) = load(dir, pos, &id)?;
+    let (file, snapshot, at) = load(dir, pos, &id)?;
     let key = |p: &str, o: &str| unhex(p).zip(unhex(o)).expect("checked on reading");
     Ok(Status {
         runs: file.runs,
@@ -533,6 +559,7 @@ pub fn status(dir: &Path, pos: &Position, scoring: Scoring) -> Result<Status, St
             .iter()
             .map(|r| (key(&r.player, &r.opponent), r.lower, r.upper))
             .collect(),
+        at,
     })
 }
 
@@ -548,8 +575,8 @@ pub struct Saver {
 }
 
 impl Saver {
-    /// Writes a snapshot of `table` with the totals of all runs so far; returns the bounds
-    /// written.
+    /// Writes a snapshot of `table` with the totals of all runs so far and where the search
+    /// is (`at`, the words of its progress line; empty: not said); returns the bounds written.
     ///
     /// # Errors
     ///
@@ -559,6 +586,7 @@ impl Saver {
         table: &Table,
         total_nodes: u64,
         total_seconds: f64,
+        at: &str,
     ) -> Result<usize, StateError> {
         let saved = table.snapshot(self.max_bounds);
         let header = TableHeader {
@@ -566,6 +594,7 @@ impl Saver {
             nodes: total_nodes,
             seconds: total_seconds,
             runs: self.runs,
+            at: at.to_string(),
         };
         crate::atomic::write_atomic_with(&self.path, |w| encode(w, &header, &saved))
             .map_err(|e| StateError::io(&self.path, e))?;
@@ -821,7 +850,7 @@ mod tests {
         state
             .record(first.canonical(), v, (1, 0.0), (1, 0.0))
             .unwrap();
-        state.saver().save(&partial.table, 1, 0.0).unwrap();
+        state.saver().save(&partial.table, 1, 0.0, "").unwrap();
         drop(state);
         let mut state = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap();
         assert!(state.snapshot_len() > 0);
@@ -864,7 +893,10 @@ mod tests {
         );
         let dir = tempfile::tempdir().unwrap();
         let state = open_at(dir.path(), &pos, Scoring::Discs, false).unwrap();
-        state.saver().save(&first.table, want.nodes, 0.0).unwrap();
+        state
+            .saver()
+            .save(&first.table, want.nodes, 0.0, "")
+            .unwrap();
         drop(state);
         let mut state = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap();
         assert_eq!(state.snapshot_len(), saved.len());
@@ -1029,11 +1061,15 @@ mod tests {
         // (Two children may share a bucket's slot: the table is a cache.)
         let kept = table.snapshot(1000).len();
         assert!(kept >= 2);
-        assert_eq!(s.saver().save(&table, 1234, 5.0).unwrap(), kept);
+        // Where the search was: said, and read back.
+        let at = "root move c1 (1 of 3); in its tree, moves done by ply: 0 of 4, 2 of 5";
+        assert_eq!(s.saver().save(&table, 1234, 5.0, at).unwrap(), kept);
         drop(s);
         let mut s = open(dir.path(), true).unwrap();
         assert_eq!(s.snapshot_len(), kept);
         assert_eq!(s.before(), (1234, 5.0));
+        assert_eq!(s.last_at(), at);
+        assert_eq!(status(dir.path(), &pos, Scoring::Discs).unwrap().at, at);
         let fresh = Table::new(1);
         s.restore(&fresh);
         for k in &kids {
@@ -1065,7 +1101,15 @@ mod tests {
             nodes: 0,
             seconds: 0.0,
             runs: 1,
+            at: String::new(),
         };
+        // Not said (as in the snapshots of builds before it was kept): the header has no such
+        // field, and it reads as empty.
+        let mut bytes = Vec::new();
+        encode(&mut bytes, &header, &[]).unwrap();
+        assert!(!String::from_utf8_lossy(&bytes).contains("\"at\""));
+        std::fs::write(&path, bytes).unwrap();
+        assert_eq!(open(dir.path(), true).unwrap().last_at(), "");
         let lie = Saved {
             p: kids[0].player(),
             o: kids[0].opponent(),

@@ -149,3 +149,56 @@ fn status_prints_what_the_state_proves() {
     both.push("--resume");
     fails_with(&reversi(&both), 2, "--resume");
 }
+
+/// `--import` starts a solve under the Othello rule from the bounds of the blog's rule's solve
+/// of the same position that hold under both: the answer of a solve without them, in fewer
+/// nodes (5x6, won by black; 4x4, won by white, so both sides' bounds are carried). Without
+/// the Othello rule, or from a directory without such a solve, it is refused before any work.
+#[test]
+fn import_gives_the_othello_rules_answer_in_fewer_nodes() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (board, name) in [(&BOARD[..], "5x6"), (&["-n", "4"][..], "4x4")] {
+        let dir = tmp.path().join(name);
+        let d = dir.to_str().unwrap();
+        let mut discs = vec!["solve", "--json", "--hash-mb", "64", "--state", d];
+        discs.extend_from_slice(board);
+        json(&reversi(&discs));
+        let mut plain = vec!["solve", "--json", "--hash-mb", "64"];
+        plain.extend_from_slice(&["--scoring", "winner-takes-empties"]);
+        plain.extend_from_slice(board);
+        let want = json(&reversi(&plain));
+        let mut carried = plain.clone();
+        carried.extend_from_slice(&["--import", d]);
+        let out = reversi(&carried);
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("carried over"),
+            "{name}"
+        );
+        let got = json(&out);
+        assert_eq!(answer(&got), answer(&want), "{name}");
+        // (The state's table snapshot, written as the solve ended, carries most of them.)
+        let nodes = |v: &serde_json::Value| v["nodes"].as_u64().unwrap();
+        assert!(
+            nodes(&got) < nodes(&want),
+            "{name}: {} nodes with the bounds, {} without",
+            nodes(&got),
+            nodes(&want)
+        );
+    }
+    let d = tmp.path().join("4x4");
+    let d = d.to_str().unwrap();
+    fails_with(
+        &reversi(&["solve", "-n", "4", "--import", d]),
+        2,
+        "add --scoring winner-takes-empties",
+    );
+    let wte = ["--scoring", "winner-takes-empties"];
+    let mut other = vec!["solve", "-n", "4", "--moves", "b1", "--import", d];
+    other.extend_from_slice(&wte);
+    fails_with(&reversi(&other), 2, "blog's rule");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let mut none = vec!["solve", "-n", "4", "--import", empty.to_str().unwrap()];
+    none.extend_from_slice(&wte);
+    fails_with(&reversi(&none), 2, "no solve is kept there");
+}

@@ -26,7 +26,7 @@ pub use bitboard::{
 };
 pub use notation::{parse_moves, parse_square, square_name, MoveToken};
 pub use position::{Move, Position, Side};
-pub use scoring::Scoring;
+pub use scoring::{othello_rule_bounds, Scoring};
 pub use shape::{Shape, MAX_SIDE, MIN_SIDE};
 pub(crate) use symmetry::flip_frame_horizontal;
 pub use symmetry::{canonical_discs, canonical_discs_by, Symmetry};

@@ -80,6 +80,22 @@ impl Scoring {
     }
 }
 
+/// The bounds `(lo, hi)` of a position's value under [`Scoring::Discs`] that hold under
+/// [`Scoring::WinnerTakesEmpties`] too, as `(lo, hi)` with an unknown side at `∓none`; `None`
+/// if neither does.
+///
+/// A finished game's value under the second rule has the sign of its value under the first
+/// and at least its size. So a side that can keep the disc difference at or above `lo >= 0`
+/// keeps the other rule's value there too, by the same moves: a lower bound `lo >= 0` holds
+/// under both rules, and so does an upper bound `hi <= 0`. A bound on the other side of 0 says
+/// nothing about the other rule (a loss by 2 discs with 6 squares empty is a loss by 8).
+#[must_use]
+pub fn othello_rule_bounds(lo: i32, hi: i32, none: i32) -> Option<(i32, i32)> {
+    let lo = if lo >= 0 { lo } else { -none };
+    let hi = if hi <= 0 { hi } else { none };
+    (lo > -none || hi < none).then_some((lo, hi))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,6 +81,12 @@ pub struct SolveArgs {
     /// so far, and the root's), and solve nothing; it may run meanwhile.
     #[arg(long, requires = "state", conflicts_with = "resume")]
     pub status: bool,
+    /// Under --scoring winner-takes-empties, start from the bounds that the solve of the same
+    /// position under the blog's rule kept in DIR (its --state, finished or running) proves and
+    /// that hold under both rules (at least a >= 0, at most b <= 0): the same answer, in fewer
+    /// nodes. With --state, give it on every run.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["file", "status"])]
+    pub import: Option<PathBuf>,
     /// Seconds between the table snapshots written into --state.
     #[arg(long, requires = "state", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub snapshot_secs: u64,
@@ -351,7 +357,27 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     } else {
         0
     };
-    reversi_nxn::memory::check_available(args.hash_mb as u64 + state_mb)?;
+    // One read the same way: the file, then its bounds.
+    let import_mb = match &args.import {
+        Some(dir) => {
+            if args.scoring != Scoring::WinnerTakesEmpties {
+                return Err(UsageError(
+                    "--import carries bounds over from the blog's rule's solve to the Othello \
+                     rule: add --scoring winner-takes-empties"
+                        .into(),
+                )
+                .into());
+            }
+            let table = dir.join(reversi_nxn::solve::state::TABLE_FILE);
+            std::fs::metadata(table).map_or(0, |m| m.len() >> 20) * 3
+        }
+        None => 0,
+    };
+    reversi_nxn::memory::check_available(args.hash_mb as u64 + state_mb + import_mb)?;
+    let imported = match &args.import {
+        Some(dir) => Some((dir, reversi_nxn::solve::state::import(dir, &pos)?)),
+        None => None,
+    };
     let mut state = match &args.state {
         Some(dir) => {
             super::prepare_output_dir(dir, "--state")?;
@@ -381,6 +407,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => None,
     };
     let mut solver = Solver::new(args.hash_mb);
+    if let Some((dir, bounds)) = &imported {
+        solver.give(pos.shape(), args.scoring, bounds);
+        eprintln!(
+            "carried over {} bounds from {} (the solve of this position under the blog's rule: \
+             those that hold under the Othello rule too)",
+            bounds.len(),
+            dir.display()
+        );
+    }
     if mode != Mode::All {
         let bar = Bar::new(Arc::new(AtomicBool::new(false)));
         let counter = solver.node_counter();

@@ -25,12 +25,7 @@ use crate::board::{Position, Scoring, Shape};
 
 /// The bounds `(lo, hi)` of a position's value under the blog's rule that hold under the Othello
 /// rule, as `(lo, hi)` with an unknown side at `∓squares`; `None` if neither does.
-#[must_use]
-pub fn carried(lo: i32, hi: i32, squares: i32) -> Option<(i32, i32)> {
-    let lo = if lo >= 0 { lo } else { -squares };
-    let hi = if hi <= 0 { hi } else { squares };
-    (lo > -squares || hi < squares).then_some((lo, hi))
-}
+pub use crate::board::othello_rule_bounds as carried;
 
 /// The log lines that prove `(lo, hi)` (from [`carried`]) for the position `key`: the window and
 /// the fail-soft result of a test that would have proven them.

@@ -160,6 +160,14 @@ impl Solver {
         }
     }
 
+    /// Puts `bounds`, facts about positions of `shape` under `scoring` (such as those
+    /// [`state::import`] carries over from another rule), into the table for the next queries
+    /// of that board and rule.
+    pub fn give(&mut self, shape: Shape, scoring: Scoring, bounds: &[table::Saved]) {
+        self.prepare(shape, scoring);
+        self.table.restore(bounds);
+    }
+
     /// The exact value of `pos` **for the side to move**: its discs minus the other side's at
     /// the end under perfect play (under the rule of [`Solver::set_scoring`]).
     pub fn value(&mut self, pos: &Position) -> i32 {
@@ -319,7 +327,7 @@ impl Solver {
     /// [`Solver::solve`] keeping its state in `state` ([`state`]): the root moves' values
     /// found by earlier runs are taken from it, its table snapshot is put into the table
     /// first, each root move's value is kept as it is found, and a thread writes a snapshot
-    /// of the table every `state.every`. The report's value, principal variation and move
+    /// of the table every `state.every`, and once more at the end. The report's value, principal variation and move
     /// values are those of [`Solver::solve`]; its nodes and seconds add those of the earlier
     /// runs (as far as their files kept them).
     ///
@@ -337,6 +345,7 @@ impl Solver {
         self.prepare(pos.shape(), opts.scoring);
         state.restore(&self.table);
         let saver = state.saver();
+        let last = saver.clone();
         let (nodes_before, seconds_before) = state.before();
         let t0 = Instant::now();
         let counter = std::sync::Arc::clone(self.table.searched());
@@ -365,6 +374,13 @@ impl Solver {
             let report = solve_in(table, pos, opts, noted, Some(state));
             drop(done);
             report
+        })
+        .inspect(|r| {
+            // The whole table's largest subtrees, for a solve under the other rule to start
+            // from ([`state::import`]).
+            if let Err(e) = last.save(table, r.nodes, r.seconds, "") {
+                eprintln!("warning: table snapshot not written: {e}");
+            }
         })
     }
 }

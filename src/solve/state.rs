@@ -35,7 +35,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::table::{Bound, Saved, Table};
-use crate::board::{Position, Scoring};
+use crate::board::{othello_rule_bounds, Position, Scoring};
 use crate::fnv::{fnv1a, OFFSET};
 use crate::lock::{lock_dir, Lock, LockError};
 
@@ -109,6 +109,14 @@ pub enum StateError {
     /// Another run uses the directory.
     #[error(transparent)]
     Locked(#[from] LockError),
+    /// `--import` names no solve whose bounds can be carried over.
+    #[error("--import {}: {why}", path.display())]
+    NotImportable {
+        /// The directory.
+        path: PathBuf,
+        /// Why not.
+        why: String,
+    },
 }
 
 impl StateError {
@@ -561,6 +569,89 @@ pub fn status(dir: &Path, pos: &Position, scoring: Scoring) -> Result<Status, St
             .collect(),
         at,
     })
+}
+
+/// The bounds that the solve of `pos` under the blog's rule kept in `dir` proves and that hold
+/// under the Othello rule too ([`othello_rule_bounds`]), as table entries for a solve of `pos`
+/// under the Othello rule to start from: the snapshot's exact bounds (its selective ones are
+/// estimates of the other rule, and are left out), and the root moves' values and bounds as
+/// bounds of their children. Read without the lock, so the solve may be running; its files
+/// are checked as `--resume` checks them.
+///
+/// # Errors
+///
+/// [`StateError::NotImportable`] if `dir` keeps no solve, or one of another position or rule;
+/// [`StateError::Damaged`] or [`StateError::Io`] if its files cannot be trusted or read.
+pub fn import(dir: &Path, pos: &Position) -> Result<Vec<Saved>, StateError> {
+    let id = Identity {
+        board: pos.shape().name(),
+        position: pos.to_board_string(),
+        scoring: Scoring::Discs.name().to_string(),
+    };
+    let not = |why: String| StateError::NotImportable {
+        path: dir.to_path_buf(),
+        why,
+    };
+    if !dir.join(STATE_FILE).exists() && !dir.join(TABLE_FILE).exists() {
+        return Err(not("no solve is kept there".into()));
+    }
+    let (file, snapshot, _) = load(dir, pos, &id).map_err(|e| match e {
+        StateError::OtherRun { found, wanted, .. } => not(format!(
+            "it keeps a solve of {found}; bounds are carried over from the solve of the same \
+             position under the blog's rule ({wanted})"
+        )),
+        e => e,
+    })?;
+    // The table's bounds run to ±64 (none).
+    const NONE: i32 = 64;
+    let mut out: Vec<Saved> = snapshot
+        .into_iter()
+        .filter(|s| s.bound.sel == 0)
+        .filter_map(|s| {
+            let (lower, upper) = othello_rule_bounds(s.bound.lower, s.bound.upper, NONE)?;
+            Some(Saved {
+                bound: Bound {
+                    lower,
+                    upper,
+                    ..s.bound
+                },
+                ..s
+            })
+        })
+        .collect();
+    // The root moves' children: their values for the side to move at the root, so the
+    // children's own are the opposites. A canonical image has its position's value.
+    let squares = pos.shape().squares() as i32;
+    let roots = file
+        .roots
+        .iter()
+        .map(|r| (&r.player, &r.opponent, r.value, r.value));
+    let open = file
+        .open
+        .iter()
+        .map(|r| (&r.player, &r.opponent, r.lower, r.upper));
+    for (player, opponent, lower, upper) in roots.chain(open) {
+        let (p, o) = unhex(player)
+            .zip(unhex(opponent))
+            .expect("checked on reading");
+        // ±squares is no bound in the state.
+        let lower = if lower > -squares { lower } else { -NONE };
+        let upper = if upper < squares { upper } else { NONE };
+        if let Some((lo, hi)) = othello_rule_bounds(-upper, -lower, NONE) {
+            out.push(Saved {
+                p,
+                o,
+                empties: (pos.shape().mask() & !(p | o)).count_ones(),
+                bound: Bound {
+                    lower: lo,
+                    upper: hi,
+                    best: None,
+                    sel: 0,
+                },
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Writes table snapshots into a solve's directory.
@@ -1024,6 +1115,91 @@ mod tests {
             open(dir.path(), true),
             Err(StateError::Damaged { .. })
         ));
+    }
+
+    /// What `--import` carries over from a solve under the blog's rule: the exact bounds on the
+    /// winner's side of 0, of the snapshot and of the root moves' children (the opposites of
+    /// their values for the root's side), and nothing else; a directory without a solve, or
+    /// with one under the Othello rule, is refused.
+    #[test]
+    fn import_carries_only_the_bounds_that_hold_under_both_rules() {
+        use super::super::table::Part;
+        let dir = tempfile::tempdir().unwrap();
+        let pos = start();
+        assert!(matches!(
+            import(dir.path(), &pos),
+            Err(StateError::NotImportable { .. })
+        ));
+        let kids: Vec<Position> = pos
+            .legal_turns()
+            .iter()
+            .map(|&m| pos.apply(m).unwrap())
+            .collect();
+        let mut s = open(dir.path(), false).unwrap();
+        // The root's side gets +6 after the first move: its child's value is -6.
+        s.record(kids[0].canonical(), 6, (1, 0.0), (1, 0.0))
+            .unwrap();
+        // After the second, between -3 and 5: the child's -5 to 3 crosses 0.
+        s.narrow(kids[1].canonical(), (-3, 5), (2, 0.0)).unwrap();
+        // After the third, at most -2: the child's at least 2.
+        s.narrow(kids[2].canonical(), (-20, -2), (3, 0.0)).unwrap();
+        let table = Table::new(1);
+        let bound = |lower, upper, sel| Bound {
+            lower,
+            upper,
+            best: None,
+            sel,
+        };
+        // Three grandchildren: (2, 8) keeps its lower bound, (-3, 5) nothing, and a selective
+        // (1, 4) is left out.
+        let grand: Vec<Position> = kids[0]
+            .legal_turns()
+            .iter()
+            .map(|&m| kids[0].apply(m).unwrap())
+            .collect();
+        assert!(grand.len() >= 3);
+        for (g, b) in grand
+            .iter()
+            .zip([bound(2, 8, 0), bound(-3, 5, 0), bound(1, 4, 1)])
+        {
+            table.put(
+                Part::Main,
+                g.player(),
+                g.opponent(),
+                g.empty().count_ones(),
+                b,
+            );
+        }
+        s.saver().save(&table, 3, 0.0, "").unwrap();
+        drop(s);
+        let got = import(dir.path(), &pos).unwrap();
+        let find = |key: (u64, u64)| {
+            got.iter()
+                .find(|b| (b.p, b.o) == key)
+                .map(|b| (b.bound.lower, b.bound.upper, b.bound.sel))
+        };
+        assert_eq!(find(kids[0].canonical()), Some((-64, -6, 0)));
+        assert_eq!(find(kids[1].canonical()), None);
+        assert_eq!(find(kids[2].canonical()), Some((2, 64, 0)));
+        assert_eq!(
+            find((grand[0].player(), grand[0].opponent())),
+            Some((2, 64, 0))
+        );
+        assert_eq!(find((grand[1].player(), grand[1].opponent())), None);
+        assert_eq!(find((grand[2].player(), grand[2].opponent())), None);
+        assert_eq!(got.len(), 3);
+        // A solve under the Othello rule is no source.
+        let other = tempfile::tempdir().unwrap();
+        let mut s = open_at(other.path(), &pos, Scoring::WinnerTakesEmpties, false).unwrap();
+        s.record(kids[0].canonical(), 6, (1, 0.0), (1, 0.0))
+            .unwrap();
+        drop(s);
+        match import(other.path(), &pos) {
+            Err(e @ StateError::NotImportable { .. }) => {
+                assert!(e.to_string().contains("blog's rule"), "{e}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

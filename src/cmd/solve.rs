@@ -407,8 +407,9 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => None,
     };
     let mut solver = Solver::new(args.hash_mb);
-    if let Some((dir, bounds)) = &imported {
-        solver.give(pos.shape(), args.scoring, bounds);
+    // The bounds are in the table now; their list is dropped here.
+    if let Some((dir, bounds)) = imported {
+        solver.give(pos.shape(), args.scoring, &bounds);
         eprintln!(
             "carried over {} bounds from {} (the solve of this position under the blog's rule: \
              those that hold under the Othello rule too)",

@@ -327,9 +327,9 @@ impl Solver {
     /// [`Solver::solve`] keeping its state in `state` ([`state`]): the root moves' values
     /// found by earlier runs are taken from it, its table snapshot is put into the table
     /// first, each root move's value is kept as it is found, and a thread writes a snapshot
-    /// of the table every `state.every`, and once more at the end. The report's value, principal variation and move
-    /// values are those of [`Solver::solve`]; its nodes and seconds add those of the earlier
-    /// runs (as far as their files kept them).
+    /// of the table every `state.every`, and once more at the end. The report's value,
+    /// principal variation and move values are those of [`Solver::solve`]; its nodes and
+    /// seconds add those of the earlier runs (as far as their files kept them).
     ///
     /// # Errors
     ///

@@ -192,6 +192,15 @@ struct Identity {
 }
 
 impl Identity {
+    /// The solve of `pos` under `scoring`.
+    fn of(pos: &Position, scoring: Scoring) -> Identity {
+        Identity {
+            board: pos.shape().name(),
+            position: pos.to_board_string(),
+            scoring: scoring.name().to_string(),
+        }
+    }
+
     fn words(&self) -> String {
         format!(
             "{} from {}, scoring {}",
@@ -260,11 +269,7 @@ impl SolveState {
     ) -> Result<SolveState, StateError> {
         std::fs::create_dir_all(dir).map_err(|e| StateError::io(dir, e))?;
         let lock = lock_dir(dir, "--state")?;
-        let id = Identity {
-            board: pos.shape().name(),
-            position: pos.to_board_string(),
-            scoring: scoring.name().to_string(),
-        };
+        let id = Identity::of(pos, scoring);
         let state_path = dir.join(STATE_FILE);
         let table_path = dir.join(TABLE_FILE);
         // A file a killed run was writing (the whole files are only ever renamed into place).
@@ -541,11 +546,7 @@ impl Status {
 ///
 /// [`StateError`]: a file is damaged or another solve's, or `dir` holds no state.
 pub fn status(dir: &Path, pos: &Position, scoring: Scoring) -> Result<Status, StateError> {
-    let id = Identity {
-        board: pos.shape().name(),
-        position: pos.to_board_string(),
-        scoring: scoring.name().to_string(),
-    };
+    let id = Identity::of(pos, scoring);
     let state_path = dir.join(STATE_FILE);
     if !state_path.exists() && !dir.join(TABLE_FILE).exists() {
         return Err(StateError::Missing { path: state_path });
@@ -583,11 +584,7 @@ pub fn status(dir: &Path, pos: &Position, scoring: Scoring) -> Result<Status, St
 /// [`StateError::NotImportable`] if `dir` keeps no solve, or one of another position or rule;
 /// [`StateError::Damaged`] or [`StateError::Io`] if its files cannot be trusted or read.
 pub fn import(dir: &Path, pos: &Position) -> Result<Vec<Saved>, StateError> {
-    let id = Identity {
-        board: pos.shape().name(),
-        position: pos.to_board_string(),
-        scoring: Scoring::Discs.name().to_string(),
-    };
+    let id = Identity::of(pos, Scoring::Discs);
     let not = |why: String| StateError::NotImportable {
         path: dir.to_path_buf(),
         why,

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use reversi_nxn::board::{Scoring, Shape};
+use reversi_nxn::board::{Position, Scoring, Shape};
 use reversi_nxn::count::{count, CountOptions};
 use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport};
 use reversi_nxn::export::plot::{plot_results, thousands};
@@ -622,7 +622,12 @@ fn in_progress(results: &Path, rows: &mut BTreeMap<(u32, u32), Row>) -> Result<(
                 let doing = "in progress";
                 let mut words = proven_words(doing, bounds, 1, squares);
                 if words == doing {
-                    words.push_str(", nothing proven yet");
+                    let moves = moves_proven(&st, &pos, squares);
+                    if moves.is_empty() {
+                        words.push_str(", nothing proven yet");
+                    } else {
+                        words = format!("{doing}, the value not bounded yet; {}", moves.join("; "));
+                    }
                 }
                 eprintln!("solve {shape}, scoring {}: {words}", scoring.name());
                 let row = rows.entry((r, c)).or_default();
@@ -640,6 +645,31 @@ fn in_progress(results: &Path, rows: &mut BTreeMap<(u32, u32), Row>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// What the solve whose status is `st` has proven of the root moves of `pos` (one move of
+/// each symmetry class, in black's terms): "d2, proven at most -2 for black".
+fn moves_proven(
+    st: &reversi_nxn::solve::state::Status,
+    pos: &Position,
+    squares: i32,
+) -> Vec<String> {
+    let sign = if pos.black_to_move() { 1 } else { -1 };
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for &m in &pos.legal_turns() {
+        let key = pos.apply(m).expect("a legal turn").canonical();
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let name = pos.move_name(m);
+        let words = proven_words(&name, st.child_bounds(key, squares), sign, squares);
+        if words != name {
+            out.push(words);
+        }
+    }
+    out
 }
 
 /// A solution as the summary shows it: the winner, the discs on the board at the end of the
@@ -796,6 +826,19 @@ mod tests {
             .iter()
             .map(|&m| pos.apply(m).unwrap().canonical())
             .collect();
+        // A bound of one move that bounds nothing of the root's value is named.
+        state
+            .narrow(children[0], (-20, 14), (7_100_000, 7100.0))
+            .unwrap();
+        in_progress(results.path(), &mut rows).unwrap();
+        let first = pos.move_name(pos.legal_turns()[0]);
+        let cell = &rows[&(4, 5)].result;
+        assert!(
+            cell.starts_with(&format!(
+                "in progress, the value not bounded yet; {first}, proven at most +14 for black ("
+            )),
+            "{cell}"
+        );
         state
             .narrow(children[0], (2, 16), (7_200_000, 7200.0))
             .unwrap();

@@ -204,10 +204,9 @@ fn solve_reports_progress_on_stderr_and_keeps_its_output() {
     );
     // What the move's search is on, and how far it has got at the top of its tree.
     assert!(
-        err.lines().any(
-            |l| (l.contains("; exact test ") || l.contains("; selective pass "))
-                && l.contains("; in its tree, moves done by ply: ")
-        ),
+        err.lines().any(|l| (l.contains("; exact test: is it at ")
+            || l.contains("; selective pass "))
+            && l.contains("; in its tree, moves done by ply: ")),
         "{err}"
     );
     // The same report, node count included (one thread), but for the time.

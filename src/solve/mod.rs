@@ -506,8 +506,10 @@ fn solve_in(
                 first = false;
                 let (n0, s0) = (ctx.nodes(), t0.elapsed().as_secs_f64());
                 let mut kept = Ok(());
-                // The selective passes' last estimate, and the exact tests started.
-                let (mut estimate, mut tests) = (None, 0);
+                // The selective passes' last estimate. (The exact tests are named by their
+                // question, not counted: a resumed run starts inside the bounds proven, so a
+                // count would restart from 1 for the same test.)
+                let mut estimate = None;
                 let v = -s.exact_within(
                     child.player(),
                     child.opponent(),
@@ -532,9 +534,8 @@ fn solve_in(
                                 return;
                             }
                             Step::Testing { beta } => {
-                                tests += 1;
                                 let mut line = format!(
-                                    "{}; exact test {tests}: {}?",
+                                    "{}; exact test: {}?",
                                     proven_words(&doing, known, sign, squares),
                                     test_words(beta, sign)
                                 );

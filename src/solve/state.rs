@@ -219,7 +219,7 @@ struct TableHeader {
     /// Runs that have worked on the solve, as of this snapshot.
     runs: u32,
     /// Where the search was when the snapshot was taken, in the words of its progress line
-    /// ("root move d2 (1 of 2); exact test 1: ...; in its tree, moves done by ply: 0 of 3, 1
+    /// ("root move d2 (1 of 2); exact test: ...; in its tree, moves done by ply: 0 of 3, 1
     /// of 5"); absent in the snapshots of builds before it was kept, and when nothing was
     /// being searched.
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -993,17 +993,62 @@ mod tests {
             at: std::sync::Mutex::new(String::new()),
         };
         table.top().start(20);
-        table.top().enter(0, 3);
+        let root = table.top().enter(0, 0, 0, 3);
         assert_eq!(noted.at(&table), "", "no words yet");
         noted.working_on("root move d2 (1 of 2)");
         assert_eq!(
             noted.at(&table),
             "root move d2 (1 of 2); in its tree, moves done by ply: 0 of 3"
         );
+        table.top().leave(root);
         table.top().stop();
         noted.working_on("root move c3 (2 of 2)");
         assert_eq!(noted.at(&table), "root move c3 (2 of 2)");
         noted.finish();
         assert_eq!(noted.at(&table), "");
+    }
+
+    /// Read from another thread while a solve runs on three threads (its splits searched in
+    /// parallel), the watched tree's words are well formed and follow lines down, and no node
+    /// stays watched once the solve has ended.
+    #[test]
+    fn the_watch_follows_a_parallel_solve_and_forgets_it() {
+        let start = Shape::new(5, 6).unwrap().start();
+        let (pos, _) = start.after_moves("c2 b2").unwrap();
+        let mut solver = Solver::new(64);
+        let top = solver.top();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let seen = std::thread::scope(|scope| {
+            let reader = scope.spawn(|| {
+                let mut seen = std::collections::BTreeSet::new();
+                while !done.load(Ordering::Relaxed) {
+                    seen.extend(top.words());
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                }
+                seen
+            });
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(3)
+                .build()
+                .unwrap()
+                .install(|| solver.solve(&pos, &SolveOptions::default(), &crate::progress::Silent));
+            done.store(true, Ordering::Relaxed);
+            reader.join().unwrap()
+        });
+        assert_eq!(top.watched(), 0, "every watched node is forgotten");
+        assert!(
+            seen.iter().any(|w| w.matches(" of ").count() >= 2),
+            "no line followed down: {seen:?}"
+        );
+        for words in &seen {
+            let counts = words.strip_prefix("moves done by ply: ").unwrap();
+            let plies: Vec<&str> = counts.split(", ").collect();
+            assert!(plies.len() <= watch::PLIES, "{words}");
+            for ply in plies {
+                let (done, moves) = ply.split_once(" of ").unwrap();
+                let (done, moves): (u32, u32) = (done.parse().unwrap(), moves.parse().unwrap());
+                assert!(done <= moves && moves > 0, "{words}");
+            }
+        }
     }
 }

@@ -16,11 +16,12 @@ use rayon::prelude::*;
 
 use super::abort::Abort;
 use super::search::{Cand, Searcher, INF};
-use super::watch::PLIES;
+use super::watch::Watched;
 use crate::cpu::Cpu;
 
 impl<C: Cpu> Searcher<'_, C> {
-    /// Searches the moves `rest` of `(p, o)` in parallel with the null window `(alpha, beta)`.
+    /// Searches the moves `rest` of `(p, o)` in parallel with the null window `(alpha, beta)`,
+    /// counting each move done in `watched` (the node, when it is at the watched top plies).
     /// Returns the best complete result and its move (`-INF` if none finished because a split
     /// around this one was cut off).
     pub(super) fn split(
@@ -30,12 +31,11 @@ impl<C: Cpu> Searcher<'_, C> {
         rest: &[Cand],
         alpha: i32,
         beta: i32,
+        watched: Option<Watched>,
     ) -> (i32, u32) {
         debug_assert_eq!(beta, alpha + 1);
         let abort = Abort::under(self.abort);
         let ctx = self.ctx;
-        // The ply below the watched root, when it is watched.
-        let ply = self.top.wrapping_sub((ctx.mask & !(p | o)).count_ones()) as usize;
         rest.par_iter()
             .map(|c| {
                 if abort.is_set() {
@@ -48,8 +48,8 @@ impl<C: Cpu> Searcher<'_, C> {
                 if s.aborted() {
                     return (-INF, c.sq);
                 }
-                if ply < PLIES {
-                    ctx.table.top().add(ply);
+                if let Some(w) = watched {
+                    ctx.table.top().add(w);
                 }
                 if v >= beta {
                     abort.set();

@@ -441,11 +441,10 @@ impl<'a, C: Cpu> Searcher<'a, C> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = list[0].sq;
-        // The ply below the watched root, when it is watched.
+        // The ply below the watched root, when it is watched (to the end of the loop, which
+        // every return of an aborted search goes through).
         let ply = self.top.wrapping_sub(n_empty) as usize;
-        if ply < PLIES {
-            ctx.table.top().enter(ply, list.len());
-        }
+        let watched = (ply < PLIES).then(|| ctx.table.top().enter(ply, p, o, list.len()));
         for i in 0..list.len() {
             if i == 1 && defer {
                 if let Some(depth) = sort_depth {
@@ -459,13 +458,10 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 -self.search(np, no, -beta, -alpha)
             } else if beta == alpha + 1 && n_empty >= t.split_empties {
                 // Young brothers wait: the first move is done, the rest go in parallel.
-                let (v, sq) = self.split(p, o, &list[i..], alpha, beta);
+                let (v, sq) = self.split(p, o, &list[i..], alpha, beta, watched);
                 // The split's searchers saw the flags above this one, but this searcher did
                 // not: when they were raised, moves the split dropped count as searched.
-                if self.poll_abort() {
-                    return 0;
-                }
-                if v > best {
+                if !self.poll_abort() && v > best {
                     best = v;
                     best_move = sq;
                 }
@@ -478,10 +474,10 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                 v
             };
             if self.aborted() {
-                return 0;
+                break;
             }
-            if ply < PLIES {
-                ctx.table.top().done(ply, i + 1);
+            if let Some(w) = watched {
+                ctx.table.top().done(w, i + 1);
             }
             if v > best {
                 best = v;
@@ -493,6 +489,9 @@ impl<'a, C: Cpu> Searcher<'a, C> {
                     }
                 }
             }
+        }
+        if let Some(w) = watched {
+            ctx.table.top().leave(w);
         }
         if self.aborted() {
             return 0;

@@ -4,15 +4,16 @@
 //!
 //! [`Top::start`] names the position a search starts from by its empty squares (the position
 //! after a root move: the search's root, ply 0, and no other node of the search has as many).
-//! Nodes at the first [`PLIES`] plies say how many moves they have and how many of them are
-//! done ([`Top::enter`], [`Top::done`], [`Top::add`]); [`Top::words`] reads it back from
-//! another thread. While a node searches its first move alone (the young brothers wait), only
-//! that move's node is at the next ply, so the figures follow one line down; once a node's
-//! other moves run in parallel, several nodes below it write at once, and the words stop at
-//! that node's count. Only nodes at the top plies write, so the cost is one comparison at each
-//! interior node.
+//! Each node at the first [`PLIES`] plies is watched while it searches ([`Top::enter`] to
+//! [`Top::leave`]): its position, its moves, and how many of them are done. [`Top::words`] reads it back from another thread and follows one line down from the
+//! root: from a node to its child while that child is the only one of its children being
+//! searched. That is the first move, searched alone (the young brothers wait), and again the
+//! last of the moves searched in parallel once the others have ended; while two or more run at
+//! once, the words stop at their parent's count. Only nodes at the top plies are watched, a few
+//! a second, so the cost is one comparison at each interior node.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Plies from the watched root whose nodes report their moves.
 pub const PLIES: usize = 4;
@@ -22,25 +23,55 @@ pub const PLIES: usize = 4;
 pub struct Top {
     /// Empty squares of the watched search's root (0: none is watched).
     root: AtomicU32,
-    /// Moves of the latest node entered at each ply (0: none since the ply above was entered).
-    moves: [AtomicU32; PLIES],
+    /// The nodes being searched at the top plies, in the order they were entered.
+    nodes: Mutex<Vec<Node>>,
+    /// The identity of the next node entered.
+    next: AtomicU64,
+}
+
+/// A node at the top plies being searched.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// Its identity, for its [`Watched`].
+    id: u64,
+    /// Plies below the watched root.
+    ply: usize,
+    /// The discs of the side to move.
+    p: u64,
+    /// The discs of the other side.
+    o: u64,
+    /// Its moves.
+    moves: u32,
     /// Of those, the moves done.
-    done: [AtomicU32; PLIES],
+    done: u32,
+}
+
+/// A node of the top plies while it is searched ([`Top::enter`]), until [`Top::leave`]. A
+/// plain number rather than a guard that leaves on drop: a value with drop glue in the search's
+/// body took some 4% more time (one thread, the 6x6 start).
+#[derive(Debug, Clone, Copy)]
+pub struct Watched(u64);
+
+/// Whether `(cp, co)`, `cp` to move, can follow `(p, o)`, `p` to move, by one disc placed on
+/// an empty square and some of `o`'s discs flipped (the legality of the flips is not checked:
+/// it tells the children of a node from the other nodes being searched).
+fn follows(p: u64, o: u64, cp: u64, co: u64) -> bool {
+    let flipped = o & !cp;
+    let placed = co & !(p | flipped);
+    cp & !o == 0
+        && flipped != 0
+        && p & !co == 0
+        && placed.count_ones() == 1
+        && placed & (p | o) == 0
 }
 
 impl Top {
     /// Watches the next searches of a position with `empties` empty squares (at least 1).
     pub fn start(&self, empties: u32) {
-        self.forget(0);
-        self.root.store(empties, Ordering::Relaxed);
-    }
-
-    /// Forgets the nodes from `ply` down.
-    fn forget(&self, ply: usize) {
-        for p in ply..PLIES {
-            self.moves[p].store(0, Ordering::Relaxed);
-            self.done[p].store(0, Ordering::Relaxed);
+        if let Ok(mut nodes) = self.nodes.lock() {
+            nodes.clear();
         }
+        self.root.store(empties, Ordering::Relaxed);
     }
 
     /// Watches nothing.
@@ -54,46 +85,86 @@ impl Top {
         self.root.load(Ordering::Relaxed)
     }
 
-    /// A node at `ply` (below [`PLIES`]) starts on its `moves` moves; the plies below it are
-    /// forgotten.
-    pub fn enter(&self, ply: usize, moves: usize) {
-        self.forget(ply);
-        self.moves[ply].store(moves as u32, Ordering::Relaxed);
+    /// A node `(p, o)` at `ply` (below [`PLIES`]) starts on its `moves` moves; it is watched
+    /// until [`Top::leave`].
+    #[must_use]
+    pub fn enter(&self, ply: usize, p: u64, o: u64, moves: usize) -> Watched {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut nodes) = self.nodes.lock() {
+            nodes.push(Node {
+                id,
+                ply,
+                p,
+                o,
+                moves: moves as u32,
+                done: 0,
+            });
+        }
+        Watched(id)
     }
 
-    /// The node at `ply` has done its first `done` moves (searched alone, in order).
-    pub fn done(&self, ply: usize, done: usize) {
-        self.done[ply].store(done as u32, Ordering::Relaxed);
+    /// The node has done its first `done` moves (searched alone, in order).
+    pub fn done(&self, node: Watched, done: usize) {
+        self.with(node.0, |n| n.done = done as u32);
     }
 
-    /// One more move of the node at `ply` is done (searched in parallel with its brothers).
-    pub fn add(&self, ply: usize) {
-        self.done[ply].fetch_add(1, Ordering::Relaxed);
+    /// One more move of the node is done (searched in parallel with its brothers).
+    pub fn add(&self, node: Watched) {
+        self.with(node.0, |n| n.done += 1);
+    }
+
+    /// The node has returned: it is forgotten.
+    pub fn leave(&self, node: Watched) {
+        if let Ok(mut nodes) = self.nodes.lock() {
+            nodes.retain(|n| n.id != node.0);
+        }
+    }
+
+    /// Applies `f` to the watched node `id`, if it is still there.
+    fn with(&self, id: u64, f: impl FnOnce(&mut Node)) {
+        if let Ok(mut nodes) = self.nodes.lock() {
+            if let Some(n) = nodes.iter_mut().find(|n| n.id == id) {
+                f(n);
+            }
+        }
+    }
+
+    /// The nodes being watched (for tests: none is left once the searches have ended).
+    #[must_use]
+    pub fn watched(&self) -> usize {
+        self.nodes.lock().map_or(0, |n| n.len())
     }
 
     /// How far the watched search has got, as the moves done of each node down the line that
     /// is searched alone: "moves done by ply: 0 of 3, 0 of 5, 2 of 7" (the root on its first
-    /// of 3 moves, that move's node on its first of 5, whose node has done 2 of its 7); `None`
-    /// before the root has started or when nothing is watched.
+    /// of 3 moves, that move's node on its first of 5, whose node has done 2 of its 7), or
+    /// "moves done by ply: 2 of 3, 1 of 6" (the root's first two moves done, and the third,
+    /// the only one left, has done 1 of its 6); `None` before the root has started or when
+    /// nothing is watched.
     #[must_use]
     pub fn words(&self) -> Option<String> {
         if self.root() == 0 {
             return None;
         }
-        let mut plies = Vec::new();
-        for ply in 0..PLIES {
-            let moves = self.moves[ply].load(Ordering::Relaxed);
-            if moves == 0 {
-                break;
-            }
-            let done = self.done[ply].load(Ordering::Relaxed).min(moves);
-            plies.push(format!("{done} of {moves}"));
-            if done > 0 {
-                // Its other moves run at once: the plies below are theirs, mixed.
-                break;
+        let nodes = self.nodes.lock().ok()?;
+        let mut at = nodes.iter().find(|n| n.ply == 0)?;
+        let mut plies = vec![format!("{} of {}", at.done.min(at.moves), at.moves)];
+        loop {
+            // A child passes in its search by the other side's move at the same ply, so it
+            // is found with the discs either way round.
+            let mut children = nodes.iter().filter(|n| {
+                n.ply == at.ply + 1
+                    && (follows(at.p, at.o, n.p, n.o) || follows(at.p, at.o, n.o, n.p))
+            });
+            match (children.next(), children.next()) {
+                (Some(only), None) => {
+                    at = only;
+                    plies.push(format!("{} of {}", at.done.min(at.moves), at.moves));
+                }
+                _ => break,
             }
         }
-        (!plies.is_empty()).then(|| format!("moves done by ply: {}", plies.join(", ")))
+        Some(format!("moves done by ply: {}", plies.join(", ")))
     }
 }
 
@@ -101,38 +172,85 @@ impl Top {
 mod tests {
     use super::*;
 
-    /// The words follow the line searched alone, and stop at the first node that has done a
-    /// move.
+    /// The position after `(p, o)`'s move on square `sq` flipping `flips`.
+    fn play(p: u64, o: u64, sq: u32, flips: u64) -> (u64, u64) {
+        (o ^ flips, p | flips | 1 << sq)
+    }
+
+    /// The words follow the line of the only child being searched, and stop where several
+    /// are.
     #[test]
-    fn words_follow_the_line_searched_alone() {
+    fn words_follow_the_only_child_searched() {
         let top = Top::default();
         assert_eq!(top.words(), None);
         top.start(40);
         assert_eq!(top.words(), None, "ply 0 not entered");
-        top.enter(0, 8);
-        assert_eq!(top.words().as_deref(), Some("moves done by ply: 0 of 8"));
-        top.enter(1, 9);
-        top.enter(2, 5);
-        top.done(2, 1);
-        top.add(2);
+        // Discs as bits of a plain 64-bit frame: the moves need not be legal here.
+        let (p0, o0) = (0b0001_1000, 0b0010_0100);
+        let root = top.enter(0, p0, o0, 3);
+        assert_eq!(top.words().as_deref(), Some("moves done by ply: 0 of 3"));
+        let (p1, o1) = play(p0, o0, 1, 0b0010_0000);
+        let first = top.enter(1, p1, o1, 5);
+        let (p2, o2) = play(p1, o1, 6, 0b0000_1000);
+        let second = top.enter(2, p2, o2, 4);
+        top.done(second, 2);
         assert_eq!(
             top.words().as_deref(),
-            Some("moves done by ply: 0 of 8, 0 of 9, 2 of 5")
+            Some("moves done by ply: 0 of 3, 0 of 5, 2 of 4")
         );
-        // A new node at ply 1 forgets ply 2.
-        top.enter(1, 7);
+        // A node elsewhere (not a child of the line) changes nothing.
+        let stranger = top.enter(2, 1 << 40, 1 << 41, 7);
         assert_eq!(
             top.words().as_deref(),
-            Some("moves done by ply: 0 of 8, 0 of 7")
+            Some("moves done by ply: 0 of 3, 0 of 5, 2 of 4")
         );
-        top.done(0, 1);
-        top.add(0);
-        top.add(0);
-        assert_eq!(top.words().as_deref(), Some("moves done by ply: 3 of 8"));
+        top.leave(stranger);
+        top.leave(second);
+        assert_eq!(
+            top.words().as_deref(),
+            Some("moves done by ply: 0 of 3, 0 of 5")
+        );
+        top.leave(first);
+        top.done(root, 1);
+        // Two moves at once: the words stop at their parent.
+        let (pa, oa) = play(p0, o0, 7, 0b0000_0100);
+        let (pb, ob) = play(p0, o0, 0, 0b0010_0000);
+        let a = top.enter(1, pa, oa, 6);
+        let b = top.enter(1, pb, ob, 2);
+        assert_eq!(top.words().as_deref(), Some("moves done by ply: 1 of 3"));
+        top.leave(b);
+        top.add(root);
+        // The last one alone is followed again, and a child that passes (the other side to
+        // move on the same discs) with it.
+        let (pc, oc) = play(pa, oa, 9, 0b0001_0000);
+        top.done(a, 3);
+        let c = top.enter(2, oc, pc, 1);
+        assert_eq!(
+            top.words().as_deref(),
+            Some("moves done by ply: 2 of 3, 3 of 6, 0 of 1")
+        );
+        for node in [c, a, root] {
+            top.leave(node);
+        }
+        assert_eq!(top.watched(), 0);
+        assert_eq!(top.words(), None);
         // The next test starts over.
-        top.enter(0, 8);
-        assert_eq!(top.words().as_deref(), Some("moves done by ply: 0 of 8"));
+        let again = top.enter(0, p0, o0, 3);
+        assert_eq!(top.words().as_deref(), Some("moves done by ply: 0 of 3"));
         top.stop();
         assert_eq!(top.words(), None);
+        top.leave(again);
+    }
+
+    /// `follows` knows a move's position and refuses others.
+    #[test]
+    fn follows_tells_children() {
+        let (p, o) = (0b0001_1000u64, 0b0010_0100u64);
+        let (cp, co) = play(p, o, 1, 0b0010_0000);
+        assert!(follows(p, o, cp, co));
+        assert!(!follows(p, o, co, cp), "the wrong side to move");
+        assert!(!follows(p, o, p, o), "nothing placed");
+        assert!(!follows(p, o, cp, co | 1 << 50), "two discs placed");
+        assert!(!follows(p, o, o, p | 1 << 1), "nothing flipped");
     }
 }

@@ -142,12 +142,22 @@ impl StateError {
 }
 
 /// One root move's child, solved: its symmetry-canonical discs and its value for the side to
-/// move at the root.
+/// move at the root, with the nodes and seconds it took: those of all runs from the moment the
+/// move before it was solved (or the solve began) to its own end, the work redone after stops
+/// included ([`StateFile::current_from`]). A move recorded by a build before that was kept, or
+/// begun in a file without it, counts only its last run's part.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 struct RootValue {
     player: String,
     opponent: String,
     value: i32,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// Totals of all runs at one moment of a solve.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+struct Totals {
     nodes: u64,
     seconds: f64,
 }
@@ -181,6 +191,13 @@ struct StateFile {
     /// of builds before they were kept).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     open: Vec<OpenRoot>,
+    /// The totals of all runs when the root move now in progress began (the solve's start, or
+    /// the moment the move before it was recorded); its nodes and seconds are counted from
+    /// them. Absent in the files of builds before it was kept: such a file without a move in
+    /// progress began its next move at its own totals (it is written only when a move's bounds
+    /// or value are), and one with a move in progress counts that move's last run only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    current_from: Option<Totals>,
 }
 
 /// What identifies a solve: the board, the position and the scoring rule.
@@ -397,7 +414,10 @@ impl SolveState {
     }
 
     /// Keeps the value of the child with canonical discs `key` (for the side to move at the
-    /// root), found in `nodes` and `seconds`, with the totals of all runs so far.
+    /// root), found in `nodes` and `seconds` by this run, with the totals of all runs so far.
+    /// The move is kept with the nodes and seconds of all runs since it began (the totals now
+    /// less those when it began, which the file keeps), or with this run's where the file
+    /// does not say when it began; the next move begins now.
     ///
     /// # Errors
     ///
@@ -413,6 +433,17 @@ impl SolveState {
         self.file
             .open
             .retain(|r| r.player != player || r.opponent != opponent);
+        let (nodes, seconds) = match self.file.current_from {
+            Some(from) => (
+                total_nodes.saturating_sub(from.nodes),
+                (total_seconds - from.seconds).max(0.0),
+            ),
+            None => (nodes, seconds),
+        };
+        self.file.current_from = Some(Totals {
+            nodes: total_nodes,
+            seconds: total_seconds,
+        });
         self.file.roots.push(RootValue {
             player,
             opponent,
@@ -462,9 +493,19 @@ fn load(
         runs: 0,
         roots: Vec::new(),
         open: Vec::new(),
+        current_from: Some(Totals {
+            nodes: 0,
+            seconds: 0.0,
+        }),
     };
     if state_path.exists() {
         file = read_state(&state_path, pos, id)?;
+        if file.current_from.is_none() && file.open.is_empty() {
+            file.current_from = Some(Totals {
+                nodes: file.nodes,
+                seconds: file.seconds,
+            });
+        }
     }
     let mut snapshot = Vec::new();
     let mut at = String::new();
@@ -742,6 +783,15 @@ fn read_state(path: &Path, pos: &Position, id: &Identity) -> Result<StateFile, S
             found: found.words(),
             wanted: id.words(),
         });
+    }
+    if let Some(from) = file.current_from {
+        if from.nodes > file.nodes || !(0.0..=file.seconds).contains(&from.seconds) {
+            return Err(StateError::damaged(
+                path,
+                "current_from: totals beyond the file's own (nodes and seconds at most theirs)"
+                    .to_string(),
+            ));
+        }
     }
     // Every kept child must be a root move's child, once, with a value or bounds the board
     // allows.
@@ -1073,6 +1123,76 @@ mod tests {
         assert!(matches!(
             status(empty.path(), &pos, Scoring::Discs),
             Err(StateError::Missing { .. })
+        ));
+    }
+
+    /// A root move is kept with the nodes and seconds of all runs since the move before it
+    /// ended, its part in runs before a stop included; a file of an older build says when its
+    /// next move began only when no move was in progress.
+    #[test]
+    fn a_move_counts_all_runs_since_it_began() {
+        let dir = tempfile::tempdir().unwrap();
+        let turns = start().legal_turns();
+        let kids: Vec<_> = turns
+            .iter()
+            .map(|&m| start().apply(m).unwrap().canonical())
+            .collect();
+        let mut s = open(dir.path(), false).unwrap();
+        s.narrow(kids[0], (-20, 4), (100, 10.0)).unwrap();
+        drop(s);
+        // The second run did 50 nodes of the first move, and 30 of the next.
+        let mut s = open(dir.path(), true).unwrap();
+        s.record(kids[0], 4, (50, 5.0), (150, 15.0)).unwrap();
+        s.narrow(kids[1], (-20, 2), (170, 17.0)).unwrap();
+        drop(s);
+        let mut s = open(dir.path(), true).unwrap();
+        s.record(kids[1], 2, (10, 1.0), (180, 18.0)).unwrap();
+        drop(s);
+        let st = status(dir.path(), &start(), Scoring::Discs).unwrap();
+        let took: Vec<_> = st.solved.iter().map(|r| (r.2, r.3)).collect();
+        assert_eq!(took, vec![(150, 15.0), (30, 3.0)]);
+        // Older files: without a move in progress, the next began at the file's totals;
+        // with one, it counts the last run's part.
+        let path = dir.path().join(STATE_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cut = text.find(",\n  \"current_from\"").unwrap();
+        let old = format!("{}\n}}\n", &text[..cut]);
+        assert!(!old.contains("current_from") && old.contains("\"nodes\": 180"));
+        std::fs::write(&path, &old).unwrap();
+        let mut s = open(dir.path(), true).unwrap();
+        s.record(kids[2], 0, (7, 0.5), (200, 20.0)).unwrap();
+        drop(s);
+        let st = status(dir.path(), &start(), Scoring::Discs).unwrap();
+        assert_eq!((st.solved[2].2, st.solved[2].3), (20, 2.0));
+        std::fs::write(&path, &old).unwrap();
+        let mut s = open(dir.path(), true).unwrap();
+        s.narrow(kids[2], (-20, 0), (190, 19.0)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(
+            &path,
+            text.replace(
+                &text[text.find(",\n  \"current_from\"").unwrap()..],
+                "\n}\n",
+            ),
+        )
+        .unwrap();
+        drop(s);
+        let mut s = open(dir.path(), true).unwrap();
+        s.record(kids[2], 0, (7, 0.5), (200, 20.0)).unwrap();
+        drop(s);
+        let st = status(dir.path(), &start(), Scoring::Discs).unwrap();
+        assert_eq!((st.solved[2].2, st.solved[2].3), (7, 0.5));
+        // Totals when the move began beyond the file's own are damage.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let bad = text.replace(
+            "\"nodes\": 200,\n    \"seconds\": 20.0",
+            "\"nodes\": 201,\n    \"seconds\": 20.0",
+        );
+        assert_ne!(bad, text);
+        std::fs::write(&path, bad).unwrap();
+        assert!(matches!(
+            open(dir.path(), true),
+            Err(StateError::Damaged { .. })
         ));
     }
 

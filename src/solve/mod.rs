@@ -524,8 +524,19 @@ fn solve_in(
                                 lower,
                                 upper,
                             } => {
-                                let guess = bounds_words((-upper, -lower), sign, squares)
-                                    .unwrap_or_else(|| "open".into());
+                                let Some(guess) = bounds_words((-upper, -lower), sign, squares)
+                                else {
+                                    // A pass starts.
+                                    let mut line = format!(
+                                        "{}; selective pass {pass} of {passes} under way",
+                                        proven_words(&doing, known, sign, squares)
+                                    );
+                                    if let Some(before) = &estimate {
+                                        line += &format!(" (the pass before: {before})");
+                                    }
+                                    progress.working_on(&line);
+                                    return;
+                                };
                                 progress.working_on(&format!(
                                     "{}; selective pass {pass} of {passes}, an estimate: {guess}",
                                     proven_words(&doing, known, sign, squares)
@@ -1006,6 +1017,43 @@ mod tests {
         assert_eq!(noted.at(&table), "root move c3 (2 of 2)");
         noted.finish();
         assert_eq!(noted.at(&table), "");
+    }
+
+    /// The words a solve gives its progress name each selective pass as it starts, then its
+    /// estimates, then the exact tests.
+    #[test]
+    fn progress_names_each_selective_pass_as_it_starts() {
+        struct Lines(std::sync::Mutex<Vec<String>>);
+        impl Progress for Lines {
+            fn working_on(&self, what: &str) {
+                self.0.lock().unwrap().push(what.to_string());
+            }
+        }
+        // 27 empty squares of 6x6, where the selective passes apply.
+        let (pos, _) = Shape::square(6)
+            .unwrap()
+            .start()
+            .after_moves("c2 b4 c5 d2 e4 e3 d1 c1 b1")
+            .unwrap();
+        let lines = Lines(std::sync::Mutex::new(Vec::new()));
+        Solver::new(64).solve(&pos, &SolveOptions::default(), &lines);
+        let lines = lines.0.into_inner().unwrap();
+        let first = lines
+            .iter()
+            .position(|l| l.ends_with("; selective pass 1 of 2 under way"));
+        let estimate = lines
+            .iter()
+            .position(|l| l.contains("; selective pass 1 of 2, an estimate: "));
+        let second = lines
+            .iter()
+            .position(|l| l.contains("; selective pass 2 of 2 under way (the pass before: "));
+        let test = lines
+            .iter()
+            .position(|l| l.contains("; exact test: is it at "));
+        assert!(
+            matches!((first, estimate, second, test), (Some(a), Some(b), Some(c), Some(d)) if a < b && b < c && c < d),
+            "{lines:#?}"
+        );
     }
 
     /// Read from another thread while a solve runs on three threads (its splits searched in

@@ -101,6 +101,13 @@ impl<C: Cpu> Searcher<'_, C> {
         for pass in 0..levels.len() {
             self.sel = (levels.len() - pass) as u8;
             let (mut lower, mut upper) = (-64, 64);
+            // The pass starts, bounding nothing yet (its first test can take hours).
+            step(Step::Selective {
+                pass: pass + 1,
+                passes: levels.len(),
+                lower,
+                upper,
+            });
             // Selective values need not agree from one test to the next: each test moves a
             // bound strictly, so this ends.
             while lower < upper {

@@ -39,7 +39,8 @@ pub const INF: i32 = 65;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
     /// Pass `pass` (1 first) of `passes` selective ones (probcut) bounds the value thus: an
-    /// estimate that steers the exact search, not a proof.
+    /// estimate that steers the exact search, not a proof. Each pass starts with -64 and 64
+    /// (nothing bounded yet).
     Selective {
         /// The pass, from 1.
         pass: usize,

@@ -1041,15 +1041,10 @@ mod tests {
         let first = lines
             .iter()
             .position(|l| l.ends_with("; selective pass 1 of 2 under way"));
-        let estimate = lines
-            .iter()
-            .position(|l| l.contains("; selective pass 1 of 2, an estimate: "));
-        let second = lines
-            .iter()
-            .position(|l| l.contains("; selective pass 2 of 2 under way (the pass before: "));
-        let test = lines
-            .iter()
-            .position(|l| l.contains("; exact test: is it at "));
+        let at = |words: &str| lines.iter().position(|l| l.contains(words));
+        let estimate = at("; selective pass 1 of 2, an estimate: ");
+        let second = at("; selective pass 2 of 2 under way (the pass before: ");
+        let test = at("; exact test: is it at ");
         assert!(
             matches!((first, estimate, second, test), (Some(a), Some(b), Some(c), Some(d)) if a < b && b < c && c < d),
             "{lines:#?}"

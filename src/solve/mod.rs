@@ -524,24 +524,24 @@ fn solve_in(
                                 lower,
                                 upper,
                             } => {
-                                let Some(guess) = bounds_words((-upper, -lower), sign, squares)
-                                else {
-                                    // A pass starts.
-                                    let mut line = format!(
-                                        "{}; selective pass {pass} of {passes} under way",
-                                        proven_words(&doing, known, sign, squares)
-                                    );
-                                    if let Some(before) = &estimate {
-                                        line += &format!(" (the pass before: {before})");
+                                let phase = match bounds_words((-upper, -lower), sign, squares) {
+                                    Some(guess) => {
+                                        let words = format!(", an estimate: {guess}");
+                                        estimate = Some(guess);
+                                        words
                                     }
-                                    progress.working_on(&line);
-                                    return;
+                                    // A pass starts.
+                                    None => match &estimate {
+                                        Some(before) => {
+                                            format!(" under way (the pass before: {before})")
+                                        }
+                                        None => " under way".to_string(),
+                                    },
                                 };
                                 progress.working_on(&format!(
-                                    "{}; selective pass {pass} of {passes}, an estimate: {guess}",
+                                    "{}; selective pass {pass} of {passes}{phase}",
                                     proven_words(&doing, known, sign, squares)
                                 ));
-                                estimate = Some(guess);
                                 return;
                             }
                             Step::Testing { beta } => {

@@ -277,6 +277,13 @@ impl Table {
             // forgets bounds anyway).
             return;
         }
+        // The lock must be seen before the new key by any reader that sees the new key: an
+        // acquire CAS does not order the later stores after its own store (on aarch64 they can
+        // pass it), and a reader could then pair the new key with the old, unlocked data word.
+        // A release fence here, with the reader's acquire fence, is the writer's half of the
+        // sequence lock (Boehm, "Can seqlocks get along with programming language memory
+        // models?", 2012). On x86-64 it emits no instruction.
+        fence(Ordering::Release);
         e.p.store(p, Ordering::Relaxed);
         e.o.store(o, Ordering::Relaxed);
         let version = ((old >> 32) & 0xFFFF) % 0xFFFF + 1; // 1..=65535, never 0

@@ -178,10 +178,13 @@ impl Table {
     /// independent, so their misses can overlap (see BENCHMARKS.md, third round).
     #[inline]
     pub fn prefetch(&self, part: Part, p: u64, o: u64) {
-        let b = self.bucket(part, p, o);
+        // Other processors get no prefetch (it is only a hint).
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (part, p, o);
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let b = self.bucket(part, p, o);
             let first = std::ptr::from_ref(&self.entries[b]).cast::<i8>();
             // A bucket is 48 bytes and may straddle two cache lines: fetch both ends.
             let last = std::ptr::from_ref(&self.entries[b + 1]).cast::<i8>();

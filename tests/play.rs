@@ -202,3 +202,133 @@ fn solver_advisor_gives_minimax_values() {
     };
     assert_exact_like_minimax(&mut advisor, shape, 20, 8);
 }
+
+/// The committed solution of `board` (`results/`, written by `reversi solve --save`): the
+/// principal variation and black's margin after each first move.
+fn committed_solution(board: &str) -> (Vec<String>, Vec<(String, i64)>, i64) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("results")
+        .join(board)
+        .join("solution.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let pv = v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let moves = v["move_values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap().to_string(),
+                m["value"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    (pv, moves, v["value"].as_i64().unwrap())
+}
+
+/// `analyze` run from the repository (where `results/` is), its stdout.
+fn analyze(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["--threads", "1", "analyze", "--time-ms", "200"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn analyze_gives_the_published_values_of_a_start_too_long_to_solve() {
+    // 6x7's start takes hours to solve; its committed solution gives every first move's value,
+    // and the move of the principal variation after it.
+    let (pv, moves, value) = committed_solution("6x7");
+    let text = analyze(&["--rows", "6", "--cols", "7"]);
+    assert!(text.contains("exact final margin"), "{text}");
+    for (m, v) in &moves {
+        // Black moves first: black's margin is the mover's.
+        assert!(
+            text.contains(&format!("  {m:<5} {:>6}", format!("{v:+}"))),
+            "{m} {v}: {text}"
+        );
+    }
+    let text = analyze(&["--rows", "6", "--cols", "7", "--moves", &pv[0]]);
+    assert!(
+        text.contains(&format!(
+            "  {:<5} {:>6}  best",
+            pv[1],
+            format!("{:+}", -value)
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("the other moves: at most {:+}", -value)),
+        "{text}"
+    );
+    // The transposed board reads the same solution: the same values, by other names.
+    let text = analyze(&["--rows", "7", "--cols", "6"]);
+    let mut want: Vec<i64> = moves.iter().map(|m| m.1).collect();
+    let mut got: Vec<i64> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("move values"))
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, want, "{text}");
+    // Off the principal variation, a heuristic search.
+    let off = moves.iter().find(|m| m.1 != value).unwrap();
+    let text = analyze(&["--rows", "6", "--cols", "7", "--moves", &off.0]);
+    assert!(text.contains("heuristic evaluation"), "{text}");
+}
+
+#[test]
+fn the_engine_answers_on_the_published_principal_variation() {
+    // 6x7: the engine (white) answers the principal variation's first move with its second,
+    // which keeps the start's value: the solver could not find it in a second.
+    let (pv, _, value) = committed_solution("6x7");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "--threads",
+            "1",
+            "play",
+            "--rows",
+            "6",
+            "--cols",
+            "7",
+            "--engine",
+            "white",
+        ])
+        .args(["--time-ms", "1000"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!("{}\nquit\n", pv[0]);
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    let want = format!(
+        "white plays {} (exact: {:+} for white, on the published principal variation)",
+        pv[1], -value
+    );
+    assert!(text.contains(&want), "{want}: {text}");
+}

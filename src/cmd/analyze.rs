@@ -42,7 +42,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     if !reversi_nxn::play::solvable_within(&pos, Duration::from_millis(args.time_ms)) {
         eprintln!(
             "searching for up to {:.1} s (--time-ms; {} empty squares, too many to solve in that \
-             time: a heuristic search unless a strong solution of the board is on disk)",
+             time: a heuristic search unless the board's strong or published solution in results/ \
+             settles the position)",
             args.time_ms as f64 / 1000.0,
             pos.empty().count_ones()
         );

@@ -123,19 +123,41 @@ use reversi_nxn::progress::human_duration;
 /// the board if one is on disk (`results/RxC/strong.bin` or `data/RxC/strong.bin`, written by
 /// `reversi strong`, whose values empty squares count for nobody in, so only under
 /// [`Scoring::Discs`]), else the exact solver wherever its cost estimate fits `limit` (see
-/// [`reversi_nxn::play::SolverAdvisor`]), else a depth-limited heuristic search (exact only
-/// where it reaches the end of the game).
+/// [`reversi_nxn::play::SolverAdvisor`]), else the board's published solution where it settles
+/// the position (`results/RxC/solution.json` or its twin under the Othello rule: the start's
+/// moves and the principal variation, [`reversi_nxn::play::known`]), else a depth-limited
+/// heuristic search (exact only where it reaches the end of the game). A solution file that
+/// fails its checks is not used, and a line on stderr says why.
 pub fn advisor_for(
     pos: &reversi_nxn::board::Position,
     limit: std::time::Duration,
     scoring: Scoring,
 ) -> Box<dyn reversi_nxn::play::Advisor> {
+    use reversi_nxn::play::known::{Known, KnownAdvisor};
     use reversi_nxn::play::{HeuristicAdvisor, SolverAdvisor, StrongAdvisor};
+    let results = std::path::Path::new("results");
+    let known = match Known::load(results, pos.shape(), scoring) {
+        Ok(Some(known)) => {
+            eprintln!(
+                "perfect play at the start and along the principal variation from {}",
+                known.source().display()
+            );
+            Some(known)
+        }
+        Ok(None) => None,
+        Err(why) => {
+            eprintln!("not using the published solution {why}");
+            None
+        }
+    };
     let fallback = SolverAdvisor {
         solver: reversi_nxn::solve::Solver::new(256),
         limit,
         scoring,
-        fallback: HeuristicAdvisor { limit, scoring },
+        fallback: KnownAdvisor {
+            known,
+            fallback: HeuristicAdvisor { limit, scoring },
+        },
     };
     if scoring != Scoring::Discs {
         return Box::new(fallback);

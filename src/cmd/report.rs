@@ -14,6 +14,7 @@ use reversi_nxn::estimate::{estimate, EstimateOptions, EstimateReport};
 use reversi_nxn::export::plot::{plot_results, thousands};
 use reversi_nxn::export::tables::{perft_csv, write_atomic, write_json};
 use reversi_nxn::perft::{perft_table, PerftOptions, PerftReport};
+use reversi_nxn::play::known::Known;
 use reversi_nxn::positions::{csv as positions_csv, positions, PositionsOptions, PositionsReport};
 use reversi_nxn::solve::state::{status, StateError};
 use reversi_nxn::solve::{proven_words, SolveOptions, Solver};
@@ -204,13 +205,7 @@ const LONG_SOLVE_BOARDS: &[(u32, u32, &str)] = &[
 /// Boards strongly solved (every reachable position), where that fits in seconds.
 const STRONG_BOARDS: &[(u32, u32)] = &[(3, 3), (4, 4), (3, 4), (3, 5), (3, 6), (3, 7)];
 
-/// The file of a board's solution under each scoring rule, in the board's results directory.
-pub const fn solution_file(scoring: Scoring) -> &'static str {
-    match scoring {
-        Scoring::Discs => "solution.json",
-        Scoring::WinnerTakesEmpties => "solution-winner-takes-empties.json",
-    }
-}
+pub use reversi_nxn::play::known::file_name as solution_file;
 
 /// What the summary needs of a `solution.json` (written by `reversi solve --save`) or of its
 /// twin under the Othello rule.
@@ -223,60 +218,21 @@ struct SolutionSummary {
     seconds: f64,
     /// Threads of the run; 1 also for a proof in work units, whose seconds are its CPU time.
     threads: u32,
-    /// The position solved and the principal variation, replayed as a check.
-    position: String,
-    pv: Vec<String>,
-}
-
-impl SolutionSummary {
-    /// Why the solution contradicts itself or is not of `shape`'s start, if it does: its
-    /// principal variation must replay from the start to a finished game with its final discs,
-    /// value and winner under `scoring`.
-    fn fault(&self, shape: Shape, scoring: Scoring) -> Option<String> {
-        let start = shape.start();
-        if self.position != start.to_board_string() {
-            return Some(format!("its position is not the start of {shape}"));
-        }
-        let end = match start.after_moves(&self.pv.join(" ")) {
-            Ok((end, _)) => end,
-            Err(e) => return Some(format!("its principal variation does not replay: {e}")),
-        };
-        let value = end.black_margin_under(scoring);
-        let winner = match value.signum() {
-            1 => "black",
-            -1 => "white",
-            _ => "draw",
-        };
-        if !end.is_over() {
-            Some("its principal variation stops before the end of the game".into())
-        } else if (end.black_count(), end.white_count()) != (self.final_black, self.final_white) {
-            Some(format!(
-                "its principal variation ends {}:{}, not {}:{}",
-                end.black_count(),
-                end.white_count(),
-                self.final_black,
-                self.final_white
-            ))
-        } else if value != self.value || winner != self.winner {
-            Some(format!(
-                "its principal variation is worth {value:+}, not {:+} ({})",
-                self.value, self.winner
-            ))
-        } else {
-            None
-        }
-    }
 }
 
 /// A solution read back, if it is there and parses (else `None`); one that parses but does
-/// not replay to its value is an error naming it.
+/// not agree with itself ([`Known::parse`]: a principal variation that does not replay from
+/// the start to its final discs and value, move values that do not fit it) is an error naming
+/// it.
 fn read_solution(path: &Path, shape: Shape, scoring: Scoring) -> Result<Option<SolutionSummary>> {
     let Some(s) = read_json::<SolutionSummary>(path) else {
         return Ok(None);
     };
-    match s.fault(shape, scoring) {
-        None => Ok(Some(s)),
-        Some(why) => Err(damaged(path, &why)),
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    match Known::parse(&text, shape, scoring) {
+        Ok(_) => Ok(Some(s)),
+        Err(why) => Err(damaged(path, &why)),
     }
 }
 

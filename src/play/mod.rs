@@ -1,10 +1,11 @@
 //! Exploring and playing: advice on every move of a position, and an interactive session.
 //!
 //! An [`Advisor`] scores the legal turns of a position for the side to move: exactly where the
-//! game can be solved, or by a depth-limited heuristic search ([`midgame`]) where it cannot,
-//! always saying which.
+//! game can be solved or a published solution settles the position ([`known`]), or by a
+//! depth-limited heuristic search ([`midgame`]) where it cannot, always saying which.
 
 pub mod eval;
+pub mod known;
 pub mod midgame;
 pub mod session;
 
@@ -22,12 +23,20 @@ pub enum AdviceKind {
         /// Plies searched.
         depth: u32,
     },
+    /// A published solution's principal variation passes through the position
+    /// ([`known::Known`]): the scores hold its move, which keeps the position's exact value;
+    /// every other turn is worth at most that, and is left out.
+    Line {
+        /// The position's exact value for the side to move.
+        value: i32,
+    },
 }
 
 /// Scores of every legal turn of a position, for the side to move (larger is better for it).
 #[derive(Debug, Clone)]
 pub struct Advice {
-    /// Each legal turn (placements in row-major order, or a single pass) and its score.
+    /// Each legal turn (placements in row-major order, or a single pass) and its score; of
+    /// [`AdviceKind::Line`], its one known turn.
     pub scores: Vec<(Move, i32)>,
     /// Exact margins, or heuristic scores.
     pub kind: AdviceKind,
@@ -66,6 +75,9 @@ impl Advice {
                  advantage, roughly (mobility, corners, stable edges; a depth-limited search of \
                  {depth} plies, not exact)"
             ),
+            AdviceKind::Line { .. } => "exact final margin in discs for the side to move, under \
+                 perfect play: the move of the published solution's principal variation"
+                .to_string(),
         };
         let mut s = format!("move values ({label}):\n");
         for &(m, v) in &self.scores {
@@ -74,6 +86,11 @@ impl Advice {
                 "  {:<5} {:>6}{mark}\n",
                 pos.move_name(m),
                 self.value_text(v)
+            ));
+        }
+        if let AdviceKind::Line { value } = self.kind {
+            s.push_str(&format!(
+                "  the other moves: at most {value:+}, not known exactly\n"
             ));
         }
         s
@@ -101,6 +118,9 @@ impl Advice {
         let v = self.scores.iter().find(|s| s.0 == mv).map_or(0, |s| s.1);
         match self.kind {
             AdviceKind::Exact => format!("exact: {v:+} for {side}"),
+            AdviceKind::Line { .. } => {
+                format!("exact: {v:+} for {side}, on the published principal variation")
+            }
             AdviceKind::Heuristic { depth } => format!("heuristic, depth {depth}"),
         }
     }

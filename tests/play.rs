@@ -240,12 +240,7 @@ fn analyze(args: &[&str]) -> String {
         .args(args)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::cli::stdout(&out)
 }
 
 #[test]
@@ -323,9 +318,7 @@ fn the_engine_answers_on_the_published_principal_variation() {
         .unwrap()
         .write_all(script.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{text}");
+    let text = common::cli::stdout(&child.wait_with_output().unwrap());
     let want = format!(
         "white plays {} (exact: {:+} for white, on the published principal variation)",
         pv[1], -value

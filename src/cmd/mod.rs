@@ -135,13 +135,25 @@ pub fn advisor_for(
 ) -> Box<dyn reversi_nxn::play::Advisor> {
     use reversi_nxn::play::known::{Known, KnownAdvisor};
     use reversi_nxn::play::{HeuristicAdvisor, SolverAdvisor, StrongAdvisor};
+    let name = pos.shape().name();
+    let strong = (scoring == Scoring::Discs)
+        .then(|| {
+            ["results", "data"].iter().find_map(|dir| {
+                let path = std::path::Path::new(dir).join(&name).join("strong.bin");
+                let table = reversi_nxn::strong::StrongTable::load(&path).ok()?;
+                (table.shape() == pos.shape()).then_some((table, path))
+            })
+        })
+        .flatten();
     let results = std::path::Path::new("results");
     let known = match Known::load(results, pos.shape(), scoring) {
         Ok(Some(known)) => {
-            eprintln!(
-                "perfect play at the start and along the principal variation from {}",
-                known.source().display()
-            );
+            if strong.is_none() {
+                eprintln!(
+                    "perfect play at the start and along the principal variation from {}",
+                    known.source().display()
+                );
+            }
             Some(known)
         }
         Ok(None) => None,
@@ -159,18 +171,11 @@ pub fn advisor_for(
             fallback: HeuristicAdvisor { limit, scoring },
         },
     };
-    if scoring != Scoring::Discs {
-        return Box::new(fallback);
-    }
-    let name = pos.shape().name();
-    for dir in ["results", "data"] {
-        let path = std::path::Path::new(dir).join(&name).join("strong.bin");
-        if let Ok(table) = reversi_nxn::strong::StrongTable::load(&path) {
-            if table.shape() == pos.shape() {
-                eprintln!("perfect play from {}", path.display());
-                return Box::new(StrongAdvisor { table, fallback });
-            }
+    match strong {
+        Some((table, path)) => {
+            eprintln!("perfect play from {}", path.display());
+            Box::new(StrongAdvisor { table, fallback })
         }
+        None => Box::new(fallback),
     }
-    Box::new(fallback)
 }

@@ -3,15 +3,20 @@
 
 use std::process::Output;
 
-/// The JSON a successful run printed on standard output.
-pub fn json(out: &Output) -> serde_json::Value {
+/// What a successful run printed on standard output.
+pub fn stdout(out: &Output) -> String {
     assert!(
         out.status.success(),
         "exit {:?}: {}",
         out.status.code(),
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+    String::from_utf8(out.stdout.clone()).expect("text on stdout")
+}
+
+/// The JSON a successful run printed on standard output.
+pub fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(&stdout(out)).expect("JSON on stdout")
 }
 
 /// What must agree between two computations of a solution (`solve` and `prove`, a solve

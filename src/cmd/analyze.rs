@@ -15,8 +15,9 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// Time for the search, in milliseconds: an exact solve where the solver's estimate fits it
-    /// (stopped if it overruns, then a heuristic search for as long again), else a heuristic
-    /// search.
+    /// (stopped if it overruns, then a heuristic search for as long again), else the board's
+    /// published solution (results/RxC/solution.json) where it settles the position, else a
+    /// heuristic search.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub time_ms: u64,
     /// How a finished game is scored: discs (empty squares count for nobody) or

@@ -34,7 +34,8 @@ pub struct PlayArgs {
     pub engine: EngineSides,
     /// Thinking time per move, in milliseconds: the engine solves exactly where the solver's
     /// estimate fits it (stopping a solve that overruns, then searching heuristically for as
-    /// long again), and searches heuristically elsewhere.
+    /// long again), plays the board's published solution (results/RxC/solution.json) where it
+    /// settles the position, and searches heuristically elsewhere.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub time_ms: u64,
     /// How a finished game is scored: discs (empty squares count for nobody) or

@@ -73,7 +73,9 @@ const KINDS: &[Kind] = &[
                squares count for nobody): `value` (black's discs minus white's at the end, \
                perfect play by both), `winner`, `final_black`, `final_white`, `pv` (the \
                principal variation), `move_values` (each first move's value, same units), \
-               `nodes`, `seconds`, `nodes_per_second`, `threads`.",
+               `nodes`, `seconds`, `nodes_per_second`, `threads`. `reversi analyze` and \
+               `reversi play` read it back (checked whole) for perfect play where the solver \
+               cannot finish in time.",
     },
     Kind {
         pattern: "results/RxC/solution-winner-takes-empties.json",

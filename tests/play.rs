@@ -325,3 +325,37 @@ fn the_engine_answers_on_the_published_principal_variation() {
     );
     assert!(text.contains(&want), "{want}: {text}");
 }
+
+#[test]
+fn a_damaged_solution_is_named_and_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results").join("6x7").join("solution.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let good = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/6x7/solution.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(good).unwrap()).unwrap();
+    v["value"] = (v["value"].as_i64().unwrap() + 2).into();
+    std::fs::write(&path, v.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .current_dir(dir.path())
+        .args([
+            "--threads",
+            "1",
+            "analyze",
+            "--rows",
+            "6",
+            "--cols",
+            "7",
+            "--time-ms",
+            "100",
+        ])
+        .output()
+        .unwrap();
+    let text = common::cli::stdout(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not using the published solution results/6x7/solution.json: its principal variation is worth"),
+        "{err}"
+    );
+    assert!(text.contains("heuristic evaluation"), "{text}");
+}

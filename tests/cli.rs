@@ -128,6 +128,19 @@ fn bad_input_is_refused_in_one_line() {
     let _ = std::fs::remove_file(&file);
     // Requests of hours or more ask for --yes, with the estimate.
     assert_refused(&["solve", "-n", "8"], "--yes");
+    // A start whose solution is published says where it is and what it says.
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/6x7/solution.json"),
+    )
+    .unwrap();
+    let value = serde_json::from_str::<serde_json::Value>(&text).unwrap()["value"]
+        .as_i64()
+        .unwrap();
+    assert_refused(
+        &["solve", "--rows", "6", "--cols", "7"],
+        &format!("pass --yes to start it anyway (its published solution, results/6x7/solution.json, says {}, black {value:+};",
+            match value.signum() { 1 => "black wins", -1 => "white wins", _ => "a draw" }),
+    );
     for bad in [
         "",
         "0",

@@ -229,6 +229,34 @@ fn options(args: &SolveArgs) -> Result<SolveOptions> {
     Ok(opts)
 }
 
+/// Where the published solution of `pos`, the start of its board, is and what it says, for a
+/// refusal to start a long solve of it; `None` for other positions or where there is none
+/// (or one that fails its checks).
+fn published(pos: &Position, scoring: Scoring) -> Option<String> {
+    use reversi_nxn::play::known::Known;
+    if *pos != pos.shape().start() {
+        return None;
+    }
+    let known = Known::load(std::path::Path::new("results"), pos.shape(), scoring).ok()??;
+    let v = known.value();
+    let result = match v.signum() {
+        1 => "black wins",
+        -1 => "white wins",
+        _ => "a draw",
+    };
+    Some(format!(
+        "its published solution, {}, says {result}, black {v:+}; `reversi analyze --rows {} \
+         --cols {}{}` gives every first move's value",
+        known.source().display(),
+        pos.shape().rows(),
+        pos.shape().cols(),
+        match scoring {
+            Scoring::Discs => "",
+            Scoring::WinnerTakesEmpties => " --scoring winner-takes-empties",
+        }
+    ))
+}
+
 /// Where `--save` writes the solution of `shape`'s start under `scoring`:
 /// `results/RxC/solution.json`, or `solution-winner-takes-empties.json` under the Othello rule.
 pub fn solution_path(shape: reversi_nxn::board::Shape, scoring: Scoring) -> PathBuf {
@@ -343,7 +371,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
             &format!("solving {empties} empty squares on {}", pos.shape()),
             size.seconds,
             &size.basis,
-        )?;
+        )
+        .map_err(|e| match published(&pos, args.scoring) {
+            Some(note) => UsageError(format!("{e} ({note})")).into(),
+            None => e,
+        })?;
     }
     if args.save && mode != Mode::All {
         return Err(UsageError("--save writes the solution of --mode all".into()).into());

@@ -192,6 +192,12 @@ impl Known {
         results.join(shape.name()).join(file_name(scoring))
     }
 
+    /// Black's margin under perfect play from the start (the solution's value).
+    #[must_use]
+    pub fn value(&self) -> i32 {
+        self.entries[0].value
+    }
+
     /// The file it was read from ([`Known::load`]).
     #[must_use]
     pub fn source(&self) -> &Path {

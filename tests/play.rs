@@ -29,24 +29,30 @@ fn minimax(pos: &Position) -> i32 {
         .unwrap()
 }
 
-#[test]
-fn piped_session_plays_a_full_4x4_game_with_undo_and_hints() {
+/// Runs `reversi` with `args` in the repository (where `results/` is), `script` on stdin.
+fn piped(args: &[&str], script: &str) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .args(["play", "--size", "4", "--engine", "white"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut script = String::from("hint\nb1\nundo\nboard\nz9\nb1\nhint\n");
-    script.push_str(&"best\n".repeat(12));
-    script.push_str("quit\n");
     child
         .stdin
         .take()
         .unwrap()
         .write_all(script.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn piped_session_plays_a_full_4x4_game_with_undo_and_hints() {
+    let mut script = String::from("hint\nb1\nundo\nboard\nz9\nb1\nhint\n");
+    script.push_str(&"best\n".repeat(12));
+    script.push_str("quit\n");
+    let out = piped(&["play", "--size", "4", "--engine", "white"], &script);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("move values (exact"), "{text}");
@@ -293,32 +299,20 @@ fn the_engine_answers_on_the_published_principal_variation() {
     // 6x7: the engine (white) answers the principal variation's first move with its second,
     // which keeps the start's value: the solver could not find it in a second.
     let (pv, _, value) = committed_solution("6x7");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reversi"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "--threads",
-            "1",
-            "play",
-            "--rows",
-            "6",
-            "--cols",
-            "7",
-            "--engine",
-            "white",
-        ])
-        .args(["--time-ms", "1000"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let script = format!("{}\nquit\n", pv[0]);
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let text = common::cli::stdout(&child.wait_with_output().unwrap());
+    let args = [
+        "--threads",
+        "1",
+        "play",
+        "--rows",
+        "6",
+        "--cols",
+        "7",
+        "--engine",
+        "white",
+        "--time-ms",
+        "1000",
+    ];
+    let text = common::cli::stdout(&piped(&args, &format!("{}\nquit\n", pv[0])));
     let want = format!(
         "white plays {} (exact: {:+} for white, on the published principal variation)",
         pv[1], -value

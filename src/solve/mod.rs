@@ -734,9 +734,11 @@ const LONG_NODES_PER_SEC: f64 = 2.3e7;
 
 /// The starts of at least 32 empty squares whose [`Solver::solve`] cost on two cores (trained
 /// patterns) is known, the anchors of [`long_solve_estimate`]: rows, columns, empty squares,
-/// nodes, and where the nodes come from. 6x8 and 7x7 are not measured but sized from the
-/// growth of the measured starts (cluster/PLAN.md, section 9); 7x7 also anchors the boards
-/// larger than it.
+/// nodes, and where the nodes come from. 6x8 is not measured but sized from the growth of the
+/// measured starts; 7x7 from session 48's sample of its proof: a first selection of 4,091 units
+/// at 1.70e9 nodes each, 7.0e12 nodes, three to nine times that with reselections, and a
+/// fifth of that for one solve (6x7's solve took 0.21 times its proof's nodes), the high end
+/// of which is taken (cluster/PLAN.md, section 9). 7x7 also anchors the boards larger than it.
 const START_COSTS: [(u32, u32, u32, f64, &str); 5] = [
     (6, 6, 32, 3.96e8, "measured (BENCHMARKS.md)"),
     (5, 8, 36, 3.12e9, "measured (BENCHMARKS.md)"),
@@ -758,8 +760,9 @@ const START_COSTS: [(u32, u32, u32, f64, &str); 5] = [
         7,
         7,
         45,
-        1.4e14,
-        "sized from the growth of the smaller starts (cluster/PLAN.md)",
+        1.3e13,
+        "sized from a random sample of its proof's units and 6x7's solve, a fifth of its proof \
+         (cluster/PLAN.md, section 9)",
     ),
 ];
 

@@ -9,6 +9,13 @@
 //! run time, so one binary runs everywhere and fast where it can. `REVERSI_CPU=portable` (or
 //! `v3`) caps the level, to compare the copies or to test them.
 //!
+//! One instruction of x86-64-v3 is not fast everywhere: AMD's CPUs before Zen 3 (families
+//! 0x15 to 0x18: Excavator, Zen, Zen+, Zen 2, Hygon's Dhyana) run `pext` in microcode, some
+//! fifty times slower than one cycle, and the pattern evaluation gathers two dozen patterns
+//! with it at every leaf of the solver's ordering searches. [`fast_pext`] says whether to use
+//! it ([`Cpu::pext`]) or gather by shifts and masks (the pattern evaluation's `Compress`);
+//! `REVERSI_PEXT=shifts` (or `pext`) overrides the choice.
+//!
 //! # How a hot loop gets its copies
 //!
 //! The loop is written once, as ordinary generic code: a [`Job`] whose `run::<C>` is
@@ -57,6 +64,60 @@ fn best() -> Level {
     use std::sync::OnceLock;
     static BEST: OnceLock<Level> = OnceLock::new();
     *BEST.get_or_init(detected)
+}
+
+/// Whether this CPU's `pext` is fast enough to gather the pattern evaluation's squares with:
+/// it has BMI2 and is not one of the AMD families that run `pext` in microcode (before Zen 3),
+/// unless `REVERSI_PEXT` says `pext` or `shifts`. Checked once, then cached. Either way the
+/// evaluation is the same; only its speed differs.
+#[must_use]
+pub fn fast_pext() -> bool {
+    use std::sync::OnceLock;
+    static FAST: OnceLock<bool> = OnceLock::new();
+    *FAST.get_or_init(|| match std::env::var("REVERSI_PEXT").as_deref() {
+        Ok("shifts") => false,
+        Ok("pext") => best() >= Level::V3,
+        _ => best() >= Level::V3 && !microcoded_pext(),
+    })
+}
+
+/// Whether the CPU is one that runs `pext` in microcode: AMD (or Hygon) family 0x15 to 0x18.
+#[cfg(target_arch = "x86_64")]
+fn microcoded_pext() -> bool {
+    // `cpuid` exists on every x86-64 CPU, with leaves 0 (the vendor) and 1 (the signature).
+    let (vendor, signature) = {
+        use std::arch::x86_64::__cpuid;
+        let v = __cpuid(0);
+        (
+            [
+                v.ebx.to_le_bytes(),
+                v.edx.to_le_bytes(),
+                v.ecx.to_le_bytes(),
+            ]
+            .concat(),
+            __cpuid(1).eax,
+        )
+    };
+    let amd = vendor == b"AuthenticAMD" || vendor == b"HygonGenuine";
+    amd && (0x15..0x19).contains(&cpu_family(signature))
+}
+
+/// No `pext` off x86-64.
+#[cfg(not(target_arch = "x86_64"))]
+fn microcoded_pext() -> bool {
+    true
+}
+
+/// The family of a CPU from the signature `cpuid` leaf 1 gives in `eax`: the base family, plus
+/// the extended family when the base is 0xF.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn cpu_family(signature: u32) -> u32 {
+    let base = (signature >> 8) & 0xF;
+    if base == 0xF {
+        base + ((signature >> 20) & 0xFF)
+    } else {
+        base
+    }
 }
 
 /// Every level this CPU runs, lowest first, so that tests can compare every copy of a job.
@@ -279,4 +340,27 @@ fn detected() -> Level {
 #[cfg(not(target_arch = "x86_64"))]
 fn detected() -> Level {
     Level::Portable
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_are_read_from_the_signature() {
+        // Signatures as `cpuid` leaf 1 gives them (AMD's and Intel's revision guides).
+        assert_eq!(cpu_family(0x0083_0F10), 0x17); // EPYC 7002 (Zen 2)
+        assert_eq!(cpu_family(0x0080_0F12), 0x17); // EPYC 7001 (Zen)
+        assert_eq!(cpu_family(0x00A0_0F11), 0x19); // EPYC 7003 (Zen 3)
+        assert_eq!(cpu_family(0x00A1_0F11), 0x19); // EPYC 9004 (Zen 4)
+        assert_eq!(cpu_family(0x0060_0F20), 0x15); // Excavator
+        assert_eq!(cpu_family(0x0005_06E3), 6); // Skylake: no extended family
+    }
+
+    #[test]
+    fn pext_is_fast_only_where_the_cpu_has_it() {
+        if fast_pext() {
+            assert!(best() >= Level::V3);
+        }
+    }
 }

@@ -31,7 +31,8 @@
 //! [`Position`](crate::board::Position) by row and column, on square and rectangular boards.
 //! The search evaluates by [`Weights::evaluate_with`], which gathers each pattern's squares at
 //! once with `pext` (on the 8x8 frame flipped so that the instances of a pattern share a table
-//! rearranged by square order); the tests check it against [`Weights::evaluate`].
+//! rearranged by square order), or by six shifts where `pext` is slow (AMD before Zen 3); the
+//! tests check both against [`Weights::evaluate`].
 //!
 //! **Files.** `layout.rs`: the patterns of each board and making weights symmetric;
 //! `weights.rs`: the weights, their file format, the extraction the search reads

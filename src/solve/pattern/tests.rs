@@ -176,6 +176,43 @@ fn instances_share_tables() {
 }
 
 #[test]
+fn compress_gathers_as_pext() {
+    // The gather without `pext` against the portable twin of `pext`, on the masks of every
+    // board's instances, on masks at the frame's ends, and on random masks of any weight.
+    let mut rng = Xoshiro256::from_seed(3);
+    let mut masks = vec![
+        0,
+        u64::MAX,
+        1,
+        1 << 63,
+        0x8000_0000_0000_0001,
+        0xFF00,
+        0x8181,
+    ];
+    for shape in boards() {
+        for (_, squares) in &layout(shape).instances {
+            masks.push(squares.iter().fold(0u64, |m, &sq| m | 1 << sq));
+        }
+    }
+    for _ in 0..200 {
+        let (a, b) = (rng.next(), rng.next());
+        masks.extend([a, a & b, a & b & rng.next()]);
+    }
+    for &mask in &masks {
+        let c = super::weights::Compress::new(mask, 0);
+        for _ in 0..20 {
+            let x = rng.next();
+            assert_eq!(
+                c.apply(x),
+                crate::cpu::pext_portable(x, mask),
+                "{mask:#x} {x:#x}"
+            );
+        }
+        assert_eq!(c.apply(u64::MAX), crate::cpu::pext_portable(u64::MAX, mask));
+    }
+}
+
+#[test]
 fn extraction_evaluates_as_the_twin_at_every_level() {
     let mut rng = Xoshiro256::from_seed(5);
     for shape in boards() {
@@ -193,13 +230,18 @@ fn extraction_evaluates_as_the_twin_at_every_level() {
                 .map(|&(p, o)| weights.evaluate(p, o, shape.mask() & !(p | o)))
                 .collect();
             assert!(twin.iter().any(|&v| v != twin[0]));
-            for level in crate::cpu::levels() {
-                let job = EvaluateAll {
-                    weights,
-                    positions: &positions,
-                };
-                let got = crate::cpu::run_at(level, job);
-                assert_eq!(got, twin, "{} {level:?}", shape.name());
+            // Both gathers, `pext` and the loop, whichever this CPU would use.
+            for by_pext in [false, true] {
+                let mut weights = weights.clone();
+                weights.extracted.by_pext = by_pext;
+                for level in crate::cpu::levels() {
+                    let job = EvaluateAll {
+                        weights: &weights,
+                        positions: &positions,
+                    };
+                    let got = crate::cpu::run_at(level, job);
+                    assert_eq!(got, twin, "{} {level:?} by pext {by_pext}", shape.name());
+                }
             }
         }
     }

@@ -29,8 +29,13 @@ pub(super) struct Extracted {
     /// For each flip, the instances read on the board so flipped: their squares there (as a
     /// mask) and where their table starts in `table`.
     groups: [Vec<(u64, u32)>; FLIPS],
+    /// The same instances for the gather without `pext` ([`Compress`]).
+    compressed: [Vec<Compress>; FLIPS],
     /// The tables, each indexed by a configuration read in ascending square order.
     pub(super) table: Vec<i16>,
+    /// Whether [`Weights::evaluate_with`] gathers the squares by `pext` or, where `pext` is
+    /// slow ([`crate::cpu::fast_pext`]), by [`Compress`].
+    pub(super) by_pext: bool,
 }
 
 /// How many flips an instance may be read through: the first four of [`symmetric`] (none,
@@ -61,6 +66,7 @@ impl Extracted {
     fn new(shape: Shape, w: &[i16]) -> Extracted {
         let layout = layout(shape);
         let mut groups: [Vec<(u64, u32)>; FLIPS] = Default::default();
+        let mut compressed: [Vec<Compress>; FLIPS] = Default::default();
         let mut table = Vec::new();
         // The tables made so far: pattern, the order (positions in the pattern's square list)
         // in which `pext` reads its squares, and where the table starts.
@@ -111,8 +117,69 @@ impl Extracted {
             };
             let mask = image.iter().fold(0u64, |m, &sq| m | 1 << sq);
             groups[f].push((mask, start));
+            compressed[f].push(Compress::new(mask, start));
         }
-        Extracted { groups, table }
+        Extracted {
+            groups,
+            compressed,
+            table,
+            by_pext: crate::cpu::fast_pext(),
+        }
+    }
+}
+
+/// `pext` without the instruction, for one mask: the "compress" of Hacker's Delight (Warren,
+/// 2nd ed., section 7-4), which moves every bit of the mask right by the number of clear
+/// bits below it in six steps, shifting by 1, 2, 4, ..., 32 the bits whose move has that bit
+/// set. The six sets of bits to move are computed from the mask once, so a gather is six
+/// steps of three instructions, without branches, whatever the mask: measured 1.08x faster
+/// than a loop over the mask's squares and 1.5x faster than `pext` on a Zen 2 (BENCHMARKS.md).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Compress {
+    /// The squares gathered.
+    mask: u64,
+    /// Step `i`'s bits, moved right by `2^i`.
+    moves: [u64; 6],
+    /// Where the instance's table starts in [`Extracted::table`].
+    start: u64,
+}
+
+impl Compress {
+    /// The steps for `mask` (Hacker's Delight's `compress`, its loop kept for the masks only).
+    pub(super) fn new(mask: u64, start: u32) -> Compress {
+        let mut m = mask;
+        // The clear bits below each bit of the mask, counted bit by bit of the count: `mk`
+        // marks the bits with a clear bit just below, and `mp` its prefix parity.
+        let mut mk = !m << 1;
+        let mut moves = [0u64; 6];
+        for (i, mv) in moves.iter_mut().enumerate() {
+            let mut mp = mk ^ (mk << 1);
+            mp ^= mp << 2;
+            mp ^= mp << 4;
+            mp ^= mp << 8;
+            mp ^= mp << 16;
+            mp ^= mp << 32;
+            *mv = mp & m;
+            m = (m ^ *mv) | (*mv >> (1 << i));
+            mk &= !mp;
+        }
+        Compress {
+            mask,
+            moves,
+            start: u64::from(start),
+        }
+    }
+
+    /// The bits of `x` under the mask, gathered into the low bits in ascending order: the
+    /// value of `pext(x, mask)`.
+    #[inline(always)]
+    pub(super) fn apply(&self, x: u64) -> u64 {
+        let mut x = x & self.mask;
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let t = x & mv;
+            x = (x ^ t) | (t >> (1 << i));
+        }
+        x
     }
 }
 
@@ -214,7 +281,7 @@ impl Weights {
     }
 
     /// [`Weights::evaluate`] by bit extraction with `cpu`'s instructions (`pext` from
-    /// x86-64-v3), given the mover's legal moves `moves`: the search's evaluation. The same
+    /// x86-64-v3, or six shifts where `pext` is slow), given the mover's legal moves `moves`: the search's evaluation. The same
     /// value as [`Weights::evaluate`], its twin in the tests.
     #[inline(always)]
     #[must_use]
@@ -228,10 +295,20 @@ impl Weights {
             (flip_frame_horizontal(vp), flip_frame_horizontal(vo)),
         ];
         let mut v = 0i32;
-        for (group, &(bp, bo)) in x.groups.iter().zip(&boards) {
-            for &(m, start) in group {
-                let a = TERNARY[cpu.pext(bp, m) as usize] + 2 * TERNARY[cpu.pext(bo, m) as usize];
-                v += i32::from(x.table[start as usize + a as usize]);
+        if x.by_pext {
+            for (group, &(bp, bo)) in x.groups.iter().zip(&boards) {
+                for &(m, start) in group {
+                    let a =
+                        TERNARY[cpu.pext(bp, m) as usize] + 2 * TERNARY[cpu.pext(bo, m) as usize];
+                    v += i32::from(x.table[start as usize + a as usize]);
+                }
+            }
+        } else {
+            for (group, &(bp, bo)) in x.compressed.iter().zip(&boards) {
+                for c in group {
+                    let a = TERNARY[c.apply(bp) as usize] + 2 * TERNARY[c.apply(bo) as usize];
+                    v += i32::from(x.table[c.start as usize + a as usize]);
+                }
             }
         }
         v += self.scalar_sum(scalars_given(p, o, empty, moves));

@@ -5,7 +5,6 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 use reversi_nxn::board::Scoring;
-use reversi_nxn::play::known::Known;
 use reversi_nxn::play::Advisor;
 
 use super::BoardArgs;
@@ -40,12 +39,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let mut advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
     // The published solution answers at once where it settles the position: no wait to announce.
-    let settled = Known::load(std::path::Path::new("results"), pos.shape(), args.scoring)
-        .ok()
-        .flatten()
-        .is_some_and(|k| k.lookup(&pos).is_some());
+    let (mut advisor, settled) =
+        super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
     if !settled && !reversi_nxn::play::solvable_within(&pos, Duration::from_millis(args.time_ms)) {
         eprintln!(
             "searching for up to {:.1} s (--time-ms; {} empty squares, too many to solve in that \

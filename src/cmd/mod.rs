@@ -127,12 +127,13 @@ use reversi_nxn::progress::human_duration;
 /// the position (`results/RxC/solution.json` or its twin under the Othello rule: the start's
 /// moves and the principal variation, [`reversi_nxn::play::known`]), else a depth-limited
 /// heuristic search (exact only where it reaches the end of the game). A solution file that
-/// fails its checks is not used, and a line on stderr says why.
+/// fails its checks is not used, and a line on stderr says why. Also whether the published
+/// solution settles `pos` itself (so that the caller need not load and check it again).
 pub fn advisor_for(
     pos: &reversi_nxn::board::Position,
     limit: std::time::Duration,
     scoring: Scoring,
-) -> Box<dyn reversi_nxn::play::Advisor> {
+) -> (Box<dyn reversi_nxn::play::Advisor>, bool) {
     use reversi_nxn::play::known::{Known, KnownAdvisor};
     use reversi_nxn::play::{HeuristicAdvisor, SolverAdvisor, StrongAdvisor};
     let name = pos.shape().name();
@@ -162,6 +163,7 @@ pub fn advisor_for(
             None
         }
     };
+    let settled = known.as_ref().is_some_and(|k| k.lookup(pos).is_some());
     let fallback = SolverAdvisor {
         solver: reversi_nxn::solve::Solver::new(256),
         limit,
@@ -174,8 +176,8 @@ pub fn advisor_for(
     match strong {
         Some((table, path)) => {
             eprintln!("perfect play from {}", path.display());
-            Box::new(StrongAdvisor { table, fallback })
+            (Box::new(StrongAdvisor { table, fallback }), settled)
         }
-        None => Box::new(fallback),
+        None => (Box::new(fallback), settled),
     }
 }

@@ -53,7 +53,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         EngineSides::Both => [true, true],
         EngineSides::None => [false, false],
     };
-    let advisor = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
+    let (advisor, _) = super::advisor_for(&pos, Duration::from_millis(args.time_ms), args.scoring);
     let mut out = io::stdout().lock();
     if engine != [true, true] {
         writeln!(out, "{HELP}")?;

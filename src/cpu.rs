@@ -10,8 +10,8 @@
 //! `v3`) caps the level, to compare the copies or to test them.
 //!
 //! One instruction of x86-64-v3 is not fast everywhere: AMD's CPUs before Zen 3 (families
-//! 0x15 to 0x18: Excavator, Zen, Zen+, Zen 2, Hygon's Dhyana) run `pext` in microcode, some
-//! fifty times slower than one cycle, and the pattern evaluation gathers two dozen patterns
+//! 0x15 to 0x18: Excavator, Zen, Zen+, Zen 2, Hygon's Dhyana) run `pext` in microcode, tens
+//! to hundreds of cycles where others take three, and the pattern evaluation gathers two dozen patterns
 //! with it at every leaf of the solver's ordering searches. [`fast_pext`] says whether to use
 //! it ([`Cpu::pext`]) or gather by shifts and masks (the pattern evaluation's `Compress`);
 //! `REVERSI_PEXT=shifts` (or `pext`) overrides the choice.

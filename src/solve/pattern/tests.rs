@@ -230,7 +230,7 @@ fn extraction_evaluates_as_the_twin_at_every_level() {
                 .map(|&(p, o)| weights.evaluate(p, o, shape.mask() & !(p | o)))
                 .collect();
             assert!(twin.iter().any(|&v| v != twin[0]));
-            // Both gathers, `pext` and the loop, whichever this CPU would use.
+            // Both gathers, `pext` and the shifts, whichever this CPU would use.
             for by_pext in [false, true] {
                 let mut weights = weights.clone();
                 weights.extracted.by_pext = by_pext;

@@ -1086,14 +1086,29 @@ mod tests {
             seen.iter().any(|w| w.matches(" of ").count() >= 2),
             "no line followed down: {seen:?}"
         );
+        assert!(
+            seen.iter().any(|w| w.contains(" (searching ")),
+            "no move named: {seen:?}"
+        );
         for words in &seen {
             let counts = words.strip_prefix("moves done by ply: ").unwrap();
             let plies: Vec<&str> = counts.split(", ").collect();
             assert!(plies.len() <= watch::PLIES, "{words}");
-            for ply in plies {
-                let (done, moves) = ply.split_once(" of ").unwrap();
+            for (i, ply) in plies.iter().enumerate() {
+                let (count, searching) = match ply.split_once(" (searching ") {
+                    Some((count, names)) => (count, names.strip_suffix(')').unwrap()),
+                    None => (*ply, ""),
+                };
+                let (done, moves) = count.split_once(" of ").unwrap();
                 let (done, moves): (u32, u32) = (done.parse().unwrap(), moves.parse().unwrap());
                 assert!(done <= moves && moves > 0, "{words}");
+                // The moves searched: squares empty at the start, one unless at the line's end.
+                let names: Vec<&str> = searching.split(" and ").filter(|n| !n.is_empty()).collect();
+                assert!(names.len() <= 1 || i + 1 == plies.len(), "{words}");
+                for name in names {
+                    let sq = crate::board::parse_square(name, pos.shape()).unwrap();
+                    assert!(pos.empty() >> sq & 1 == 1, "{words}");
+                }
             }
         }
     }

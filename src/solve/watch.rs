@@ -15,6 +15,8 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use crate::board::square_name;
+
 /// Plies from the watched root whose nodes report their moves.
 pub const PLIES: usize = 4;
 
@@ -136,11 +138,13 @@ impl Top {
     }
 
     /// How far the watched search has got, as the moves done of each node down the line that
-    /// is searched alone: "moves done by ply: 0 of 3, 0 of 5, 2 of 7" (the root on its first
-    /// of 3 moves, that move's node on its first of 5, whose node has done 2 of its 7), or
-    /// "moves done by ply: 2 of 3, 1 of 6" (the root's first two moves done, and the third,
-    /// the only one left, has done 1 of its 6); `None` before the root has started or when
-    /// nothing is watched.
+    /// is searched alone, and the moves being searched there: "moves done by ply: 0 of 3
+    /// (searching b2), 0 of 5 (searching f3), 2 of 7" (the root on its first of 3 moves, b2,
+    /// that move's node on its first of 5, f3, whose node has done 2 of its 7), or "moves done
+    /// by ply: 2 of 3 (searching e6), 1 of 6 (searching a4 and c2)" (the root's first two
+    /// moves done, and the third, the only one left, has done 1 of its 6 and searches two at
+    /// once); `None` before the root has started or when nothing is watched. Squares are named
+    /// in the frame (`a1` top left).
     #[must_use]
     pub fn words(&self) -> Option<String> {
         if self.root() == 0 {
@@ -148,19 +152,29 @@ impl Top {
         }
         let nodes = self.nodes.lock().ok()?;
         let mut at = nodes.iter().find(|n| n.ply == 0)?;
-        let mut plies = vec![format!("{} of {}", at.done.min(at.moves), at.moves)];
+        let mut plies = Vec::new();
         loop {
             // A child passes in its search by the other side's move at the same ply, so it
             // is found with the discs either way round.
-            let mut children = nodes.iter().filter(|n| {
-                n.ply == at.ply + 1
-                    && (follows(at.p, at.o, n.p, n.o) || follows(at.p, at.o, n.o, n.p))
-            });
-            match (children.next(), children.next()) {
-                (Some(only), None) => {
-                    at = only;
-                    plies.push(format!("{} of {}", at.done.min(at.moves), at.moves));
-                }
+            let children: Vec<&Node> = nodes
+                .iter()
+                .filter(|n| {
+                    n.ply == at.ply + 1
+                        && (follows(at.p, at.o, n.p, n.o) || follows(at.p, at.o, n.o, n.p))
+                })
+                .collect();
+            let mut ply = format!("{} of {}", at.done.min(at.moves), at.moves);
+            if !children.is_empty() {
+                let placed = |n: &Node| (n.p | n.o) & !(at.p | at.o);
+                let names: Vec<String> = children
+                    .iter()
+                    .map(|n| square_name(placed(n).trailing_zeros()))
+                    .collect();
+                ply += &format!(" (searching {})", names.join(" and "));
+            }
+            plies.push(ply);
+            match children.as_slice() {
+                [only] => at = only,
                 _ => break,
             }
         }
@@ -177,8 +191,8 @@ mod tests {
         (o ^ flips, p | flips | 1 << sq)
     }
 
-    /// The words follow the line of the only child being searched, and stop where several
-    /// are.
+    /// The words follow the line of the only child being searched, name the moves being
+    /// searched, and stop where several are.
     #[test]
     fn words_follow_the_only_child_searched() {
         let top = Top::default();
@@ -194,21 +208,17 @@ mod tests {
         let (p2, o2) = play(p1, o1, 6, 0b0000_1000);
         let second = top.enter(2, p2, o2, 4);
         top.done(second, 2);
-        assert_eq!(
-            top.words().as_deref(),
-            Some("moves done by ply: 0 of 3, 0 of 5, 2 of 4")
-        );
+        // The squares of the moves: b1 (bit 1), then g1 (bit 6).
+        let line = "moves done by ply: 0 of 3 (searching b1), 0 of 5 (searching g1), 2 of 4";
+        assert_eq!(top.words().as_deref(), Some(line));
         // A node elsewhere (not a child of the line) changes nothing.
         let stranger = top.enter(2, 1 << 40, 1 << 41, 7);
-        assert_eq!(
-            top.words().as_deref(),
-            Some("moves done by ply: 0 of 3, 0 of 5, 2 of 4")
-        );
+        assert_eq!(top.words().as_deref(), Some(line));
         top.leave(stranger);
         top.leave(second);
         assert_eq!(
             top.words().as_deref(),
-            Some("moves done by ply: 0 of 3, 0 of 5")
+            Some("moves done by ply: 0 of 3 (searching b1), 0 of 5")
         );
         top.leave(first);
         top.done(root, 1);
@@ -217,7 +227,10 @@ mod tests {
         let (pb, ob) = play(p0, o0, 0, 0b0010_0000);
         let a = top.enter(1, pa, oa, 6);
         let b = top.enter(1, pb, ob, 2);
-        assert_eq!(top.words().as_deref(), Some("moves done by ply: 1 of 3"));
+        assert_eq!(
+            top.words().as_deref(),
+            Some("moves done by ply: 1 of 3 (searching h1 and a1)")
+        );
         top.leave(b);
         top.add(root);
         // The last one alone is followed again, and a child that passes (the other side to
@@ -227,7 +240,7 @@ mod tests {
         let c = top.enter(2, oc, pc, 1);
         assert_eq!(
             top.words().as_deref(),
-            Some("moves done by ply: 2 of 3, 3 of 6, 0 of 1")
+            Some("moves done by ply: 2 of 3 (searching h1), 3 of 6 (searching b2), 0 of 1")
         );
         for node in [c, a, root] {
             top.leave(node);

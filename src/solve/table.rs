@@ -328,8 +328,7 @@ impl Table {
 
     /// The bounds of the main part's positions with the most empty squares (the costliest
     /// subtrees): all those with at least the fewest empty squares that keeps them to `max`
-    /// entries, and as many of the next size down as the room left holds (exact ones first,
-    /// then by their discs), largest subtrees first (exact before selective among equals). Safe while
+    /// entries, largest subtrees first (exact before selective among equals). Safe while
     /// searches run, which it does not stop: an entry being written is left out, and an entry
     /// written meanwhile may or may not be in. An exact bound is a fact about its position and
     /// a selective one is marked with its level, which only selective searches read, so
@@ -351,38 +350,27 @@ impl Table {
                 per_empties[((d >> 24) & 0xFF) as usize] += 1;
             }
         }
-        // The fewest empty squares whose entries, with all larger ones, still fit in `max`;
-        // the room left goes to some of the next size down (the `edge`), so that a snapshot
-        // keeps `max` bounds when it has them, not a third fewer when a size outgrows the room.
+        // The fewest empty squares whose entries, with all larger ones, still fit in `max`.
         let mut least = 256;
         let mut kept = 0;
         while least > 0 && kept + per_empties[least - 1] <= max {
             least -= 1;
             kept += per_empties[least];
         }
-        let mut saved = Vec::with_capacity(max.min(kept + per_empties[least.saturating_sub(1)]));
-        let mut edge = Vec::new();
+        let mut saved = Vec::with_capacity(kept);
         for i in 0..main {
-            if let Some((p, o, d)) = self.read(i).filter(|&(_, _, d)| useful(d)) {
+            if let Some((p, o, d)) = self.read(i) {
                 let empties = ((d >> 24) & 0xFF) as usize;
-                let s = Saved {
-                    p,
-                    o,
-                    empties: empties as u32,
-                    bound: unpack(d),
-                };
-                if empties >= least && saved.len() < max {
-                    saved.push(s);
-                } else if empties + 1 == least {
-                    edge.push(s);
+                if useful(d) && empties >= least && saved.len() < max {
+                    saved.push(Saved {
+                        p,
+                        o,
+                        empties: empties as u32,
+                        bound: unpack(d),
+                    });
                 }
             }
         }
-        // Of the edge, exact bounds first, then in the order of their discs: the same choice
-        // from the same table.
-        edge.sort_by_key(|s| (s.bound.sel, s.p, s.o));
-        edge.truncate(max - saved.len());
-        saved.append(&mut edge);
         saved.sort_by_key(|s| (std::cmp::Reverse(s.empties), s.bound.sel, s.p, s.o));
         saved
     }
@@ -488,33 +476,6 @@ mod tests {
             assert_eq!(u.get(Part::Main, s.p, s.o), Some(s.bound));
         }
         assert_eq!(u.get(Part::Main, 34, 34 << 32), None);
-        // Five more positions of 38 empty squares, the first selective: levels 40 and 39 fit
-        // in six bounds and all six of 38 do not, so four of them fill the room, the exact
-        // ones first and then by their discs.
-        for j in 0..5u64 {
-            let k = 200 + j;
-            t.put(
-                Part::Main,
-                k,
-                k << 32,
-                38,
-                bound(-2, 6, None, u8::from(j == 0)),
-            );
-        }
-        let six = t.snapshot(6);
-        let kept: Vec<(u32, u64)> = six.iter().map(|s| (s.empties, s.p)).collect();
-        assert_eq!(
-            kept,
-            [
-                (40, 40),
-                (39, 39),
-                (38, 38),
-                (38, 201),
-                (38, 202),
-                (38, 203)
-            ]
-        );
-        assert_eq!(t.snapshot(2).len(), 2, "the room is full at 40 and 39");
     }
 
     /// Threads that store and read the bounds of a few positions in one bucket at once only

@@ -1,5 +1,6 @@
 //! End-to-end: Ctrl-C (SIGINT), SIGTERM and SIGHUP stop every long computation within two
-//! seconds with exit code 130, the binary run as a user would. A count saves what it can resume.
+//! seconds with exit code 130, the binary run as a user would. A count saves what it can
+//! resume, and a kept solve (`solve --state`) a last table snapshot.
 
 mod common;
 
@@ -164,4 +165,37 @@ fn train_eval_stops_inside_a_chunk_and_keeps_the_games_solved() {
     let games = text.lines().count() - 1; // after the header line
     assert!(games < 1024, "{games} games: the stop waited for the chunk");
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn kept_solve_writes_a_last_snapshot_on_a_signal() {
+    // No periodic snapshot within the run (an hour apart): the file is the stop's.
+    let d = dir("solve-state");
+    let state = d.to_str().unwrap();
+    let err = assert_stopped(
+        &[
+            "solve",
+            "-n",
+            "6",
+            "--hash-mb",
+            "64",
+            "--state",
+            state,
+            "--snapshot-secs",
+            "3600",
+        ],
+        libc::SIGTERM,
+        Duration::from_millis(1500),
+    );
+    assert!(err.contains("last table snapshot"), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    assert!(d.join("solve-table.bin").exists(), "{err}");
+    // The snapshot reads back (checked whole) as the state of one run.
+    let status = Command::new(env!("CARGO_BIN_EXE_reversi"))
+        .args(["solve", "-n", "6", "--state", state, "--status"])
+        .output()
+        .expect("the binary runs");
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(status.status.success(), "{text}");
+    assert!(text.contains("\n1 runs, "), "{text}");
 }

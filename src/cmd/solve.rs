@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use reversi_nxn::board::{Move, Position, Scoring};
 use reversi_nxn::solve::probcut::MAX_LEVELS;
-use reversi_nxn::solve::state::{SolveState, SAVED_BYTES};
+use reversi_nxn::solve::state::{SolveState, Stop, SAVED_BYTES};
 use reversi_nxn::solve::{convention, proven_words, Mode, SolveOptions, SolveReport, Solver};
 
 use super::{BoardArgs, UsageError};
@@ -68,10 +68,11 @@ pub struct SolveArgs {
     /// solution-winner-takes-empties.json (start position only).
     #[arg(long)]
     pub save: bool,
-    /// Keep the solve's state in this directory, so that a stop, a crash or `kill -9` loses
-    /// only the last few minutes: each root move's value as it is found, and every
-    /// --snapshot-secs the table's bounds of the largest subtrees. Run the same command with
-    /// --resume to go on (start position or --moves/--board; --mode all).
+    /// Keep the solve's state in this directory, so that a crash or `kill -9` loses only the
+    /// last few minutes: each root move's value as it is found, and every --snapshot-secs the
+    /// table's bounds of the largest subtrees (Ctrl-C or SIGTERM writes a last snapshot before
+    /// it stops, exit code 130). Run the same command with --resume to go on (start position
+    /// or --moves/--board; --mode all).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub state: Option<PathBuf>,
     /// Go on with the solve kept in --state (or start it, if the directory has none).
@@ -413,7 +414,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     let mut state = match &args.state {
         Some(dir) => {
             super::prepare_output_dir(dir, "--state")?;
-            let state = SolveState::open(
+            let mut state = SolveState::open(
                 dir,
                 &pos,
                 args.scoring,
@@ -434,6 +435,12 @@ pub fn run(args: &SolveArgs) -> Result<()> {
                     at_words(state.last_at())
                 );
             }
+            // Ctrl-C or SIGTERM: a last snapshot, then exit code 130 (a second one quits at
+            // once).
+            state.stop = Some(Stop {
+                flag: super::stop_flag(),
+                exit: exit_interrupted,
+            });
             Some(state)
         }
         None => None,
@@ -476,8 +483,8 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
         return Ok(());
     }
-    // No Ctrl-C handler: a solve keeps nothing, or with --state files written whole, so the
-    // signal just ends it.
+    // Without --state a solve keeps nothing, so a signal just ends it; with it, the state's
+    // stop above writes a last snapshot first.
     let bar = Bar::new(Arc::new(AtomicBool::new(false)));
     // The bar counts root moves; the watch adds the nodes, the move being searched and how far
     // its search has got, since one root move can take all the time (the 6x6 start has one up
@@ -526,6 +533,11 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Ends a kept solve stopped by a signal, once its last snapshot is written.
+fn exit_interrupted() -> ! {
+    std::process::exit(super::INTERRUPTED)
 }
 
 /// Where a kept solve's last snapshot says its search was, to follow a line about the state:

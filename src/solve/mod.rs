@@ -66,7 +66,7 @@ pub mod watch;
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::board::{Move, Position, Scoring, Shape, Side, Squares};
 use crate::progress::Progress;
@@ -327,7 +327,8 @@ impl Solver {
     /// [`Solver::solve`] keeping its state in `state` ([`state`]): the root moves' values
     /// found by earlier runs are taken from it, its table snapshot is put into the table
     /// first, each root move's value is kept as it is found, and a thread writes a snapshot
-    /// of the table every `state.every`, and once more at the end. The report's value,
+    /// of the table every `state.every`, and once more at the end; when `state.stop` is
+    /// raised it writes one at once and ends the process ([`state::Stop`]). The report's value,
     /// principal variation and move values are those of [`Solver::solve`]; its nodes and
     /// seconds add those of the earlier runs (as far as their files kept them).
     ///
@@ -357,18 +358,42 @@ impl Solver {
             at: std::sync::Mutex::new(String::new()),
         };
         let noted = &noted;
+        let stop = state.stop.clone();
         std::thread::scope(|scope| {
             scope.spawn(move || {
+                // A stop is looked for this often; without one, the wait is the whole period.
+                let poll = if stop.is_some() {
+                    Duration::from_millis(100)
+                } else {
+                    saver.every
+                };
+                let mut next = Instant::now() + saver.every;
                 // Until the solve ends (dropping `done` wakes this at once).
-                while wait.recv_timeout(saver.every)
+                while wait.recv_timeout(poll.min(next.saturating_duration_since(Instant::now())))
                     == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
                 {
-                    let nodes = counter.load(std::sync::atomic::Ordering::Relaxed) - start_count;
+                    let stopping = stop
+                        .as_ref()
+                        .filter(|s| s.flag.load(std::sync::atomic::Ordering::SeqCst));
+                    if stopping.is_none() && Instant::now() < next {
+                        continue;
+                    }
+                    let nodes = nodes_before + counter.load(std::sync::atomic::Ordering::Relaxed)
+                        - start_count;
                     let seconds = seconds_before + t0.elapsed().as_secs_f64();
                     let at = noted.at(table);
-                    if let Err(e) = saver.save(table, nodes_before + nodes, seconds, &at) {
-                        eprintln!("warning: table snapshot not written: {e}");
+                    match saver.save(table, nodes, seconds, &at) {
+                        Ok(bounds) if stopping.is_some() => eprintln!(
+                            "\nstopped: a last table snapshot of {bounds} bounds written ({nodes} \
+                             nodes, {seconds:.0} s so far); --resume goes on from it"
+                        ),
+                        Ok(_) => {}
+                        Err(e) => eprintln!("warning: table snapshot not written: {e}"),
                     }
+                    if let Some(s) = stopping {
+                        (s.exit)();
+                    }
+                    next = Instant::now() + saver.every;
                 }
             });
             let report = solve_in(table, pos, opts, noted, Some(state));

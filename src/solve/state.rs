@@ -1,6 +1,7 @@
 //! A solve that outlives its process ([`Solver::solve_kept`](super::Solver::solve_kept)): its
-//! state in a directory, so that a stop, a crash, `kill -9` or a new machine loses only the
-//! last few minutes.
+//! state in a directory, so that a crash, `kill -9` or a new machine loses only the last few
+//! minutes, and a stop asked for ([`Stop`]: Ctrl-C, SIGTERM) nothing of what the snapshots
+//! keep.
 //!
 //! The directory holds two files, each replaced whole (written aside, then renamed):
 //!
@@ -257,7 +258,23 @@ pub struct SolveState {
     pub every: Duration,
     /// Most bounds in a snapshot.
     pub max_bounds: usize,
+    /// What stops the solve before its end with a last snapshot ([`Stop`]); none: only the
+    /// periodic snapshots are written.
+    pub stop: Option<Stop>,
     _lock: Lock,
+}
+
+/// A stop asked for from outside a kept solve (Ctrl-C or SIGTERM): when `flag` is raised,
+/// [`Solver::solve_kept`](super::Solver::solve_kept) writes a last table snapshot at once,
+/// then calls `exit`, which ends the process. A search cannot be cut short and stay sound, so
+/// the solve does not return: what it proved is in the snapshot and the state, and `--resume`
+/// goes on from them.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    /// Raised to ask for the stop.
+    pub flag: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Ends the process once the snapshot is written (or failed to be, which it reports).
+    pub exit: fn() -> !,
 }
 
 fn hex(x: u64) -> String {
@@ -306,6 +323,7 @@ impl SolveState {
             at,
             every,
             max_bounds,
+            stop: None,
             _lock: lock,
         })
     }

@@ -278,7 +278,7 @@ impl Solver {
         self.prepare(pos.shape(), self.scoring);
         let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
         let mut pv = Vec::new();
-        continue_pv(&ctx, pos, value, &mut pv);
+        continue_pv(&ctx, pos, value, &mut pv, &crate::progress::Silent);
         (pv, ctx.nodes())
     }
 
@@ -625,9 +625,8 @@ fn solve_in(
             pos.shape().squares(),
         );
     }
+    let pv = principal_variation(&ctx, pos, side_value, &move_values, sign, progress);
     progress.finish();
-
-    let pv = principal_variation(&ctx, pos, side_value, &move_values, sign);
     let mut end = *pos;
     for &m in &pv {
         end = end.apply(m).expect("the principal variation replays");
@@ -894,12 +893,15 @@ fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
 /// context of [`Tuning::pv_rule`] (row-major with [`Tuning::pv_order`] off), tested by a null-window
 /// search at the value, or with [`Tuning::pv_null_window`] off by a search with the window just
 /// around it. The root's choice comes from `move_values` (black-relative, times `sign`).
+/// `progress` is told each test as it starts (on a large board the tests after the root take
+/// hours).
 fn principal_variation(
     ctx: &Ctx<'_>,
     pos: &Position,
     value: i32,
     move_values: &[(Move, i32)],
     sign: i32,
+    progress: &dyn Progress,
 ) -> Vec<Move> {
     let mut pv = Vec::new();
     let Some(&(first, _)) = move_values.iter().find(|&&(_, v)| sign * v == value) else {
@@ -907,15 +909,22 @@ fn principal_variation(
     };
     pv.push(first);
     let pos = pos.apply(first).expect("legal turn");
-    continue_pv(ctx, &pos, -value, &mut pv);
+    continue_pv(ctx, &pos, -value, &mut pv, progress);
     pv
 }
 
 /// Perfect play from `pos`, whose value for the side to move is `value`, appended to `pv`: at
 /// each turn the first move whose child keeps the value in the order of [`pv_order`] (row-major
 /// with [`Tuning::pv_order`] off), tested by a null-window search at the value, or with
-/// [`Tuning::pv_null_window`] off by a search with the window just around it.
-fn continue_pv(ctx: &Ctx<'_>, pos: &Position, value: i32, pv: &mut Vec<Move>) {
+/// [`Tuning::pv_null_window`] off by a search with the window just around it. `progress` is
+/// told each test as it starts: [`pv_words`].
+fn continue_pv(
+    ctx: &Ctx<'_>,
+    pos: &Position,
+    value: i32,
+    pv: &mut Vec<Move>,
+    progress: &dyn Progress,
+) {
     let mut pos = *pos;
     let mut v = value;
     let mut s = searcher(ctx);
@@ -940,7 +949,14 @@ fn continue_pv(ctx: &Ctx<'_>, pos: &Position, value: i32, pv: &mut Vec<Move>) {
                 .filter_map(|sq| pos.play(sq).map(|child| (sq, child)))
                 .collect()
         };
-        let next = order.into_iter().find_map(|(sq, child)| {
+        let count = order.len();
+        let next = order.into_iter().enumerate().find_map(|(i, (sq, child))| {
+            progress.working_on(&pv_words(
+                pv.len(),
+                &pos.move_name(Move::Place(sq)),
+                i + 1,
+                count,
+            ));
             // A null window suffices: no move does better than `v`, so "at least v" is "v".
             let r = if ctx.tuning.pv_null_window {
                 -s.search(child.player(), child.opponent(), -v, -v + 1)
@@ -965,6 +981,15 @@ fn continue_pv(ctx: &Ctx<'_>, pos: &Position, value: i32, pv: &mut Vec<Move>) {
         fixed_ctx.ordering_nodes(),
         std::sync::atomic::Ordering::Relaxed,
     );
+}
+
+/// What the principal variation's search is busy with: after `found` moves, testing `m`, the
+/// `k`-th of the `n` moves of its rule's order.
+fn pv_words(found: usize, m: &str, k: usize, n: usize) -> String {
+    format!(
+        "principal variation: move {}, testing {m} ({k} of {n})",
+        found + 1
+    )
 }
 
 /// The legal moves of `pos` (which must have one) with their children, in the order of the
@@ -1077,6 +1102,50 @@ mod tests {
             matches!((first, estimate, second, test), (Some(a), Some(b), Some(c), Some(d)) if a < b && b < c && c < d),
             "{lines:#?}"
         );
+    }
+
+    /// After the root moves, the solve tells its progress each test of the principal
+    /// variation's search as it starts, in order: the last test named for each move is the
+    /// move the variation plays.
+    #[test]
+    fn progress_names_each_test_of_the_principal_variation() {
+        struct Lines(std::sync::Mutex<Vec<String>>);
+        impl Progress for Lines {
+            fn working_on(&self, what: &str) {
+                self.0.lock().unwrap().push(what.to_string());
+            }
+        }
+        let pos = Shape::new(4, 5).unwrap().start();
+        let lines = Lines(std::sync::Mutex::new(Vec::new()));
+        let report = Solver::new(16).solve(&pos, &SolveOptions::default(), &lines);
+        let lines = lines.0.into_inner().unwrap();
+        let first = lines
+            .iter()
+            .position(|l| l.starts_with("principal variation: "))
+            .expect("the variation's tests are named");
+        assert!(lines[..first].iter().any(|l| l.starts_with("root move ")));
+        // The last test named for each move, by the move's number.
+        let mut last = std::collections::BTreeMap::new();
+        for l in &lines[first..] {
+            let rest = l.strip_prefix("principal variation: move ").expect(l);
+            let (n, rest) = rest.split_once(", testing ").expect(l);
+            let n: usize = n.parse().unwrap();
+            assert!(last.keys().all(|&m| m <= n), "in order: {lines:#?}");
+            last.insert(n, rest.split(' ').next().unwrap().to_string());
+        }
+        let mut at = pos;
+        for (i, &m) in report.pv.iter().enumerate() {
+            if i > 0 && m != Move::Pass {
+                assert_eq!(
+                    last.remove(&(i + 1)),
+                    Some(at.move_name(m)),
+                    "move {}",
+                    i + 1
+                );
+            }
+            at = at.apply(m).unwrap();
+        }
+        assert!(last.is_empty(), "no test past the variation: {last:?}");
     }
 
     /// Read from another thread while a solve runs on three threads (its splits searched in

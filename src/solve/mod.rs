@@ -1046,6 +1046,16 @@ mod tests {
         assert_eq!(test_words(-2, 1), "is it at most +2 for black");
     }
 
+    /// Every line of what a solve is busy with, in order.
+    #[derive(Default)]
+    struct Lines(std::sync::Mutex<Vec<String>>);
+
+    impl Progress for Lines {
+        fn working_on(&self, what: &str) {
+            self.0.lock().unwrap().push(what.to_string());
+        }
+    }
+
     /// What a kept solve's snapshot says of where it was: the last words the solve was busy
     /// with and how far the watched tree has got, passed on to the progress it wraps; nothing
     /// once the solve has finished.
@@ -1076,19 +1086,13 @@ mod tests {
     /// estimates, then the exact tests.
     #[test]
     fn progress_names_each_selective_pass_as_it_starts() {
-        struct Lines(std::sync::Mutex<Vec<String>>);
-        impl Progress for Lines {
-            fn working_on(&self, what: &str) {
-                self.0.lock().unwrap().push(what.to_string());
-            }
-        }
         // 27 empty squares of 6x6, where the selective passes apply.
         let (pos, _) = Shape::square(6)
             .unwrap()
             .start()
             .after_moves("c2 b4 c5 d2 e4 e3 d1 c1 b1")
             .unwrap();
-        let lines = Lines(std::sync::Mutex::new(Vec::new()));
+        let lines = Lines::default();
         Solver::new(64).solve(&pos, &SolveOptions::default(), &lines);
         let lines = lines.0.into_inner().unwrap();
         let first = lines
@@ -1109,14 +1113,8 @@ mod tests {
     /// move the variation plays.
     #[test]
     fn progress_names_each_test_of_the_principal_variation() {
-        struct Lines(std::sync::Mutex<Vec<String>>);
-        impl Progress for Lines {
-            fn working_on(&self, what: &str) {
-                self.0.lock().unwrap().push(what.to_string());
-            }
-        }
         let pos = Shape::new(4, 5).unwrap().start();
-        let lines = Lines(std::sync::Mutex::new(Vec::new()));
+        let lines = Lines::default();
         let report = Solver::new(16).solve(&pos, &SolveOptions::default(), &lines);
         let lines = lines.0.into_inner().unwrap();
         let first = lines

@@ -110,8 +110,8 @@ fn bad_states_and_options_are_refused() {
 }
 
 /// `--status` reads a state without solving (and without its lock): each root move's value
-/// as the report gives it, and the position's value that follows; no state, or `--status`
-/// with `--resume`, is refused.
+/// as the report gives it, the principal variation's walk, and the position's value that
+/// follows; no state, or `--status` with `--resume`, is refused.
 #[test]
 fn status_prints_what_the_state_proves() {
     let tmp = tempfile::tempdir().unwrap();
@@ -145,6 +145,19 @@ fn status_prints_what_the_state_proves() {
         );
         assert!(text.contains(&line), "{line} in {text}");
     }
+    // The finished walk of the principal variation is kept whole.
+    let pv: Vec<&str> = solved["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let line = format!(
+        "principal variation, complete ({} turns): {}",
+        pv.len(),
+        pv.join(" ")
+    );
+    assert!(text.contains(&line), "{line} in {text}");
     let mut both = status.to_vec();
     both.push("--resume");
     fails_with(&reversi(&both), 2, "--resume");

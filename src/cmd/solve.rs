@@ -69,9 +69,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub save: bool,
     /// Keep the solve's state in this directory, so that a crash or `kill -9` loses only the
-    /// last few minutes: each root move's value as it is found, and every --snapshot-secs the
-    /// table's bounds of the largest subtrees (Ctrl-C or SIGTERM writes a last snapshot before
-    /// it stops, exit code 130). Run the same command with --resume to go on (start position
+    /// last few minutes: each root move's value as it is found, then each step of the
+    /// principal variation's walk, and every --snapshot-secs the table's bounds of the largest
+    /// subtrees (Ctrl-C or SIGTERM writes a last snapshot before it stops, exit code 130). Run the same command with --resume to go on (start position
     /// or --moves/--board; --mode all).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub state: Option<PathBuf>,
@@ -588,6 +588,33 @@ fn print_status(dir: &std::path::Path, pos: &Position, scoring: Scoring) -> Resu
             } else {
                 println!("{words}");
             }
+        }
+    }
+    if let Some((found, refuted)) = &st.walk {
+        let mut end = *pos;
+        let mut names = Vec::with_capacity(found.len());
+        for &m in found {
+            names.push(end.move_name(m));
+            end = end.apply(m).expect("checked on reading");
+        }
+        let names = names.join(" ");
+        if end.legal_turns().is_empty() {
+            println!(
+                "principal variation, complete ({} turns): {names}",
+                found.len()
+            );
+        } else {
+            let refuted: Vec<String> = refuted.iter().map(|&m| end.move_name(m)).collect();
+            println!(
+                "principal variation so far ({} turns): {names}; move {} next, {}",
+                found.len(),
+                found.len() + 1,
+                if refuted.is_empty() {
+                    "no move of it refuted yet".to_string()
+                } else {
+                    format!("refuted: {}", refuted.join(" "))
+                }
+            );
         }
     }
     match st.root_bounds(pos) {

@@ -102,7 +102,15 @@ const KINDS: &[Kind] = &[
                rule, each root move's exact value as it is found (once per symmetry class, \
                the child's discs from the root mover's side), the bounds proven so far of \
                the value of a root move in progress (`open`), the nodes and seconds of all \
-               runs; `reversi solve ... --state DIR --status` prints it.",
+               runs, then the principal variation's walk so far (`pv`: the turns found and \
+               the next turn's moves refuted); `reversi solve ... --state DIR --status` \
+               prints it.",
+    },
+    Kind {
+        pattern: "results/RxC/solve-SCORING/report.json",
+        what: "The report of that solve once finished (`reversi solve ... --state DIR --out \
+               DIR/report.json`), with the fields of `solution.json`: how a second \
+               computation, which writes no `solution.json`, keeps its answer.",
     },
     Kind {
         pattern: "results/RxC/solve-SCORING/solve-table.bin",
@@ -216,7 +224,10 @@ fn generic(path: &str) -> String {
         if file == crate::proof::log::IMPORTED {
             return out;
         }
-        if file == crate::solve::state::STATE_FILE || file == crate::solve::state::TABLE_FILE {
+        if file == crate::solve::state::STATE_FILE
+            || file == crate::solve::state::TABLE_FILE
+            || file == "report.json"
+        {
             if let Some((head, _)) = dir.rsplit_once("/solve-") {
                 return format!("{head}/solve-SCORING/{file}");
             }
@@ -368,6 +379,10 @@ mod tests {
         assert_eq!(
             generic("results/6x7/solve-winner-takes-empties/solve-table.bin"),
             "results/RxC/solve-SCORING/solve-table.bin"
+        );
+        assert_eq!(
+            generic("results/6x8/solve-discs-check/report.json"),
+            "results/RxC/solve-SCORING/report.json"
         );
         assert_eq!(
             board_of("plots/6x6-perfect-play.png").as_deref(),

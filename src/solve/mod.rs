@@ -278,7 +278,15 @@ impl Solver {
         self.prepare(pos.shape(), self.scoring);
         let ctx = Ctx::new(&self.table, self.tuning, pos.shape(), self.scoring);
         let mut pv = Vec::new();
-        continue_pv(&ctx, pos, value, &mut pv, &crate::progress::Silent);
+        let mut walk = Walk::default();
+        continue_pv(
+            &ctx,
+            pos,
+            value,
+            &mut pv,
+            &crate::progress::Silent,
+            &mut walk,
+        );
         (pv, ctx.nodes())
     }
 
@@ -625,7 +633,32 @@ fn solve_in(
             pos.shape().squares(),
         );
     }
-    let pv = principal_variation(&ctx, pos, side_value, &move_values, sign, progress);
+    // The walk goes on from where a kept one stopped, and is kept after each test.
+    let (replay, refuted) = state.as_ref().and_then(|s| s.walk()).unwrap_or_default();
+    let mut kept = Ok(());
+    let mut keep = |found: &[Move], refuted: &[Move]| {
+        if let (Some(state), Ok(())) = (state.as_mut(), &kept) {
+            let n1 = table.searched().load(Ordering::Relaxed) - searched0;
+            let s1 = t0.elapsed().as_secs_f64();
+            kept = state.keep_walk(found, refuted, (nodes_before + n1, seconds_before + s1));
+        }
+    };
+    let mut walk = Walk {
+        replay,
+        refuted,
+        keep: Some(&mut keep),
+    };
+    let pv = principal_variation(
+        &ctx,
+        pos,
+        side_value,
+        &move_values,
+        sign,
+        progress,
+        &mut walk,
+    );
+    drop(walk);
+    kept?;
     progress.finish();
     let mut end = *pos;
     for &m in &pv {
@@ -894,7 +927,8 @@ fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
 /// search at the value, or with [`Tuning::pv_null_window`] off by a search with the window just
 /// around it. The root's choice comes from `move_values` (black-relative, times `sign`).
 /// `progress` is told each test as it starts (on a large board the tests after the root take
-/// hours).
+/// hours), and `walk` keeps the steps ([`Walk`]; a kept walk whose first turn is not the
+/// root's choice is not replayed).
 fn principal_variation(
     ctx: &Ctx<'_>,
     pos: &Position,
@@ -902,31 +936,64 @@ fn principal_variation(
     move_values: &[(Move, i32)],
     sign: i32,
     progress: &dyn Progress,
+    walk: &mut Walk<'_>,
 ) -> Vec<Move> {
     let mut pv = Vec::new();
     let Some(&(first, _)) = move_values.iter().find(|&&(_, v)| sign * v == value) else {
         return pv;
     };
     pv.push(first);
+    if walk.replay.first() == Some(&first) {
+        walk.replay.remove(0);
+    } else {
+        walk.replay.clear();
+        walk.refuted.clear();
+    }
     let pos = pos.apply(first).expect("legal turn");
-    continue_pv(ctx, &pos, -value, &mut pv, progress);
+    continue_pv(ctx, &pos, -value, &mut pv, progress, walk);
     pv
+}
+
+/// What a principal variation's walk tells after each test: the turns found and the moves of
+/// the next turn refuted.
+type KeepWalk<'a> = &'a mut dyn FnMut(&[Move], &[Move]);
+
+/// Where a principal variation's walk starts and whom it tells its steps: a walk kept outside
+/// the process (a solve's state) is taken up at the test it stopped in.
+#[derive(Default)]
+struct Walk<'a> {
+    /// Turns a kept walk found after those the walk is given, replayed without a test.
+    replay: Vec<Move>,
+    /// Moves of the turn after them that the kept walk refuted, skipped without a test.
+    refuted: Vec<Move>,
+    /// Told after each test the turns found and the moves of the next turn refuted.
+    keep: Option<KeepWalk<'a>>,
 }
 
 /// Perfect play from `pos`, whose value for the side to move is `value`, appended to `pv`: at
 /// each turn the first move whose child keeps the value in the order of [`pv_order`] (row-major
 /// with [`Tuning::pv_order`] off), tested by a null-window search at the value, or with
 /// [`Tuning::pv_null_window`] off by a search with the window just around it. `progress` is
-/// told each test as it starts: [`pv_words`].
+/// told each test as it starts: [`pv_words`]. The walk begins with `walk`'s replayed turns
+/// and skips the moves it says were refuted, and tells `walk` each step.
 fn continue_pv(
     ctx: &Ctx<'_>,
     pos: &Position,
     value: i32,
     pv: &mut Vec<Move>,
     progress: &dyn Progress,
+    walk: &mut Walk<'_>,
 ) {
     let mut pos = *pos;
     let mut v = value;
+    for m in std::mem::take(&mut walk.replay) {
+        pos = pos
+            .apply(m)
+            .expect("a kept walk's turns are legal (checked on reading)");
+        pv.push(m);
+        v = -v;
+    }
+    let mut skip = std::mem::take(&mut walk.refuted);
     let mut s = searcher(ctx);
     // The move order of the PV rule: a fixed shallow search, whatever the tuning.
     let fixed_ctx = Ctx::new(ctx.table, Tuning::pv_rule(), ctx.shape, ctx.scoring);
@@ -950,7 +1017,12 @@ fn continue_pv(
                 .collect()
         };
         let count = order.len();
+        let mut refuted = Vec::new();
         let next = order.into_iter().enumerate().find_map(|(i, (sq, child))| {
+            if skip.contains(&Move::Place(sq)) {
+                refuted.push(Move::Place(sq));
+                return None;
+            }
             progress.working_on(&pv_words(
                 pv.len(),
                 &pos.move_name(Move::Place(sq)),
@@ -963,8 +1035,16 @@ fn continue_pv(
             } else {
                 -s.search(child.player(), child.opponent(), -v - 1, -v + 1)
             };
-            (r >= v).then_some((sq, child))
+            if r >= v {
+                return Some((sq, child));
+            }
+            refuted.push(Move::Place(sq));
+            if let Some(keep) = walk.keep.as_mut() {
+                keep(pv, &refuted);
+            }
+            None
         });
+        skip.clear();
         let Some((sq, child)) = next else {
             // Unreachable for a sound search; stop rather than loop.
             debug_assert!(false, "no move keeps the value {v} at {pos}");
@@ -973,6 +1053,9 @@ fn continue_pv(
         pv.push(Move::Place(sq));
         pos = child;
         v = -v;
+        if let Some(keep) = walk.keep.as_mut() {
+            keep(pv, &[]);
+        }
     }
     drop(fixed);
     ctx.nodes

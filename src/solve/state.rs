@@ -9,7 +9,9 @@
 //!   it is found (once per symmetry class, as [`Solver::solve`](super::Solver::solve) finds
 //!   them), the bounds of the value of the root move in progress that MTD(f) has proven so
 //!   far (a resumed run starts the move inside them), with the nodes and seconds of all runs
-//!   so far;
+//!   so far; then the principal variation's walk as far as it has gone (the turns found, and
+//!   how many moves of the next turn, in the walk's order, were refuted), so that a resumed
+//!   run takes the walk up at the test it stopped in;
 //! - `solve-table.bin`: every few minutes, a snapshot of the transposition table's bounds of
 //!   the largest subtrees ([`Table::snapshot`]), at most a given number of them: exact ones,
 //!   and the selective ones of the probcut passes with their level, so that a root move
@@ -17,10 +19,11 @@
 //!
 //! A resumed solve skips the root moves whose values are kept and puts the snapshot's bounds
 //! into its table before it searches, so the search in progress finds its largest subtrees
-//! settled or bounded. The value, the principal variation and every move's value are the
-//! same as an uninterrupted solve's: table bounds are facts about positions, and the
-//! principal variation is rebuilt from the value by a fixed rule (see [`super`]). Only the
-//! node counts differ: work lost in a stop is done again.
+//! settled or bounded, and a walk kept goes on from its last test. The value, the principal
+//! variation and every move's value are the same as an uninterrupted solve's: table bounds
+//! are facts about positions, and the principal variation follows from the value by a fixed
+//! rule (see [`super`]), whose steps the walk keeps. Only the node counts differ: work lost
+//! in a stop is done again.
 //!
 //! Both files are checked before they are trusted: the state against the position and rule
 //! asked for and the board's limits; the snapshot by a checksum, its header, and every bound
@@ -36,7 +39,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::table::{Bound, Saved, Table};
-use crate::board::{othello_rule_bounds, Position, Scoring};
+use crate::board::{othello_rule_bounds, parse_moves, Move, MoveToken, Position, Scoring};
 use crate::fnv::{fnv1a, OFFSET};
 use crate::lock::{lock_dir, Lock, LockError};
 
@@ -175,6 +178,17 @@ struct OpenRoot {
     upper: i32,
 }
 
+/// The principal variation's walk as far as a run took it (it begins once every root move's
+/// value is kept).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+struct PvWalk {
+    /// The turns found from the position, separated by spaces ("d2 c4 pass c5").
+    found: String,
+    /// The moves of the next turn refuted so far (their tests failed), separated by spaces.
+    #[serde(default)]
+    refuted: String,
+}
+
 /// The state file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct StateFile {
@@ -199,6 +213,10 @@ struct StateFile {
     /// or value are), and one with a move in progress counts that move's last run only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     current_from: Option<Totals>,
+    /// The principal variation's walk so far (absent before it begins, and in the files of
+    /// builds before it was kept, whose resumed runs walk from the root again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pv: Option<PvWalk>,
 }
 
 /// What identifies a solve: the board, the position and the scoring rule.
@@ -249,6 +267,8 @@ struct TableHeader {
 #[derive(Debug)]
 pub struct SolveState {
     dir: PathBuf,
+    /// The position solved.
+    position: Position,
     file: StateFile,
     /// The snapshot read at opening, until [`SolveState::restore`] puts it into a table.
     snapshot: Vec<Saved>,
@@ -318,6 +338,7 @@ impl SolveState {
         file.runs += 1;
         Ok(SolveState {
             dir: dir.to_path_buf(),
+            position: *pos,
             file,
             snapshot,
             at,
@@ -474,6 +495,38 @@ impl SolveState {
         self.write()
     }
 
+    /// The principal variation's walk kept by an earlier run: the turns found from the
+    /// position and the moves of the next turn refuted (checked on reading: legal turns, every
+    /// root move's value kept, refuted moves legal and distinct, not all of them); `None` when
+    /// no walk is kept.
+    #[must_use]
+    pub fn walk(&self) -> Option<(Vec<Move>, Vec<Move>)> {
+        let w = self.file.pv.as_ref()?;
+        let (turns, refuted) = walk_parts(w, &self.position).expect("checked on reading");
+        Some((turns, refuted))
+    }
+
+    /// Keeps the principal variation's walk: the turns `found` from the position and the
+    /// moves of the next turn `refuted`, with the totals of all runs so far.
+    ///
+    /// # Errors
+    ///
+    /// The state file cannot be written.
+    pub fn keep_walk(
+        &mut self,
+        found: &[Move],
+        refuted: &[Move],
+        (total_nodes, total_seconds): (u64, f64),
+    ) -> Result<(), StateError> {
+        self.file.pv = Some(PvWalk {
+            found: walk_text(found),
+            refuted: walk_text(refuted),
+        });
+        self.file.nodes = total_nodes;
+        self.file.seconds = total_seconds;
+        self.write()
+    }
+
     /// What writes the snapshots, for a thread beside the search.
     #[must_use]
     pub fn saver(&self) -> Saver {
@@ -515,6 +568,7 @@ fn load(
             nodes: 0,
             seconds: 0.0,
         }),
+        pv: None,
     };
     if state_path.exists() {
         file = read_state(&state_path, pos, id)?;
@@ -562,6 +616,9 @@ pub struct Status {
     /// Where the search was at the table snapshot, in the words of its progress line (empty:
     /// the snapshot does not say).
     pub at: String,
+    /// The principal variation's walk: the turns found and the moves of the next turn
+    /// refuted ([`SolveState::walk`]); `None` before it begins.
+    pub walk: Option<(Vec<Move>, Vec<Move>)>,
 }
 
 impl Status {
@@ -628,6 +685,10 @@ pub fn status(dir: &Path, pos: &Position, scoring: Scoring) -> Result<Status, St
             .map(|r| (key(&r.player, &r.opponent), r.lower, r.upper))
             .collect(),
         at,
+        walk: file
+            .pv
+            .as_ref()
+            .map(|w| walk_parts(w, pos).expect("checked on reading")),
     })
 }
 
@@ -780,6 +841,74 @@ fn encode(w: &mut dyn Write, header: &TableHeader, saved: &[Saved]) -> std::io::
     w.write_all(&sum.to_le_bytes())
 }
 
+/// The turns of a kept walk, `text`, from `pos`: each legal in turn (a pass only where the
+/// side to move has none and the game goes on), or why not.
+fn walk_turns(text: &str, pos: &Position) -> Result<Vec<Move>, String> {
+    let tokens = parse_moves(text, pos.shape()).map_err(|e| e.to_string())?;
+    let mut at = *pos;
+    let mut turns = Vec::with_capacity(tokens.len());
+    for (i, t) in tokens.iter().enumerate() {
+        let m = match *t {
+            MoveToken::Square(sq) => Move::Place(sq),
+            MoveToken::Pass => Move::Pass,
+        };
+        at = at
+            .apply(m)
+            .ok_or_else(|| format!("turn {} ({t}) is not legal there", i + 1))?;
+        turns.push(m);
+    }
+    Ok(turns)
+}
+
+/// A kept walk's turns from `pos` and the moves of its next turn refuted, or why they cannot
+/// be: at least one turn, each legal in turn, and refuted moves legal at the end, distinct,
+/// and not all of its moves (one of them keeps the value).
+fn walk_parts(w: &PvWalk, pos: &Position) -> Result<(Vec<Move>, Vec<Move>), String> {
+    let turns = walk_turns(&w.found, pos)?;
+    if turns.is_empty() {
+        return Err("a walk without its first turn".to_string());
+    }
+    let mut end = *pos;
+    for &m in &turns {
+        end = end.apply(m).expect("checked by walk_turns");
+    }
+    let unfit = || {
+        format!(
+            "refuted moves \"{}\" not distinct legal moves of the next turn",
+            w.refuted
+        )
+    };
+    let mut refuted = Vec::new();
+    let mut seen = 0u64;
+    for t in parse_moves(&w.refuted, pos.shape()).map_err(|_| unfit())? {
+        let MoveToken::Square(sq) = t else {
+            return Err(unfit());
+        };
+        let bit = 1u64 << sq;
+        if end.moves() & bit == 0 || seen & bit != 0 {
+            return Err(unfit());
+        }
+        seen |= bit;
+        refuted.push(Move::Place(sq));
+    }
+    if !refuted.is_empty() && seen == end.moves() {
+        return Err("every move of the next turn refuted".to_string());
+    }
+    Ok((turns, refuted))
+}
+
+/// The text of a walk's turns `found`, as [`walk_turns`] reads it.
+fn walk_text(found: &[Move]) -> String {
+    found
+        .iter()
+        .map(|&m| match m {
+            Move::Place(sq) => MoveToken::Square(sq).to_string(),
+            Move::Pass => MoveToken::Pass.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn read_state(path: &Path, pos: &Position, id: &Identity) -> Result<StateFile, StateError> {
     let text = std::fs::read_to_string(path).map_err(|e| StateError::io(path, e))?;
     let file: StateFile = serde_json::from_str(&text)
@@ -863,6 +992,17 @@ fn read_state(path: &Path, pos: &Position, id: &Identity) -> Result<StateFile, S
     }
     if !file.seconds.is_finite() || file.seconds < 0.0 {
         return Err(StateError::damaged(path, "negative or unreadable seconds"));
+    }
+    if let Some(w) = &file.pv {
+        let bad = |why: String| StateError::damaged(path, format!("pv: {why}"));
+        if !children.iter().all(|k| {
+            file.roots
+                .iter()
+                .any(|r| unhex(&r.player).zip(unhex(&r.opponent)) == Some(*k))
+        }) {
+            return Err(bad("a walk kept before every root move's value".to_string()));
+        }
+        walk_parts(w, pos).map_err(bad)?;
     }
     Ok(file)
 }
@@ -1142,6 +1282,143 @@ mod tests {
             status(empty.path(), &pos, Scoring::Discs),
             Err(StateError::Missing { .. })
         ));
+    }
+
+    /// Every test's words a solve gives its progress, in order.
+    #[derive(Default)]
+    struct Named(std::sync::Mutex<Vec<String>>);
+
+    impl crate::progress::Progress for Named {
+        fn working_on(&self, what: &str) {
+            self.0.lock().unwrap().push(what.to_string());
+        }
+    }
+
+    /// The principal variation's walk is kept step by step: a finished one whole, so that a
+    /// resumed run tests nothing; one stopped after some turns with moves of the next refuted
+    /// goes on from there without testing them, to the answer of one solve; a walk of illegal
+    /// turns, of refuted moves that are not the next turn's or are all of them, or kept before
+    /// every root move's value is damage.
+    #[test]
+    fn the_walk_is_kept_and_taken_up_where_it_stopped() {
+        use super::super::{SolveOptions, Solver};
+        use crate::progress::Silent;
+        let pos = Shape::new(5, 6).unwrap().start();
+        let opts = SolveOptions::default();
+        let want = Solver::new(32).solve(&pos, &opts, &Silent);
+        let same = |r: &super::super::SolveReport| {
+            assert_eq!(
+                (r.value, &r.pv, &r.move_values, r.final_score),
+                (want.value, &want.pv, &want.move_values, want.final_score)
+            );
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = open_at(dir.path(), &pos, Scoring::Discs, false).unwrap();
+        same(
+            &Solver::new(32)
+                .solve_kept(&pos, &opts, &Silent, &mut s)
+                .unwrap(),
+        );
+        assert_eq!(s.walk(), Some((want.pv.clone(), Vec::new())));
+        drop(s);
+        // Resumed when finished: every turn replayed, no test.
+        let named = Named::default();
+        let mut s = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap();
+        same(
+            &Solver::new(32)
+                .solve_kept(&pos, &opts, &named, &mut s)
+                .unwrap(),
+        );
+        drop(s);
+        let tests = |named: Named| -> Vec<String> {
+            let lines = named.0.into_inner().unwrap();
+            lines
+                .into_iter()
+                .filter(|l| l.starts_with("principal variation: "))
+                .collect()
+        };
+        assert_eq!(tests(named), Vec::<String>::new());
+        // Stopped after k turns, every move of the next but the variation's refuted.
+        let path = dir.path().join(STATE_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut at = pos;
+        let mut k = 0;
+        for (i, &m) in want.pv.iter().enumerate() {
+            if i >= 3 && at.moves().count_ones() >= 3 {
+                k = i;
+                break;
+            }
+            at = at.apply(m).unwrap();
+        }
+        assert!(k > 0, "a turn of three moves or more after the third");
+        let found: Vec<String> = want.pv[..k].iter().map(|&m| pos.move_name(m)).collect();
+        let next = want.pv[k];
+        let others: Vec<String> = at
+            .legal_turns()
+            .into_iter()
+            .filter(|&m| m != next)
+            .map(|m| at.move_name(m))
+            .collect();
+        let with_walk = |found: &str, refuted: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            v["pv"] = serde_json::json!({ "found": found, "refuted": refuted });
+            serde_json::to_string_pretty(&v).unwrap()
+        };
+        std::fs::write(&path, with_walk(&found.join(" "), &others.join(" "))).unwrap();
+        let named = Named::default();
+        let mut s = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap();
+        let mut kept_refuted: Vec<Move> = others
+            .iter()
+            .map(|n| Move::Place(crate::board::parse_square(n, pos.shape()).unwrap()))
+            .collect();
+        kept_refuted.sort_by_key(|m| at.move_name(*m));
+        let (kept_found, mut read_refuted) = s.walk().unwrap();
+        read_refuted.sort_by_key(|m| at.move_name(*m));
+        assert_eq!(
+            (kept_found, read_refuted),
+            (want.pv[..k].to_vec(), kept_refuted)
+        );
+        same(
+            &Solver::new(32)
+                .solve_kept(&pos, &opts, &named, &mut s)
+                .unwrap(),
+        );
+        assert_eq!(s.walk(), Some((want.pv.clone(), Vec::new())));
+        drop(s);
+        let tests = tests(named);
+        // The first test is of turn k + 1, and of its variation's move only.
+        let first = format!("principal variation: move {}, testing ", k + 1);
+        assert!(tests[0].starts_with(&first), "{tests:#?}");
+        for l in tests.iter().filter(|l| l.starts_with(&first)) {
+            assert!(
+                l.starts_with(&format!("{first}{} (", at.move_name(next))),
+                "{l}"
+            );
+        }
+        // Damage.
+        let illegal = format!("{} {}", found[0], found[0]);
+        let last = at.move_name(next);
+        let all: Vec<String> = at.legal_turns().iter().map(|&m| at.move_name(m)).collect();
+        for (found_text, refuted) in [
+            (illegal.as_str(), ""),
+            ("", ""),
+            (&found.join(" "), "a1"),
+            (&found.join(" "), &format!("{last} {last}")),
+            (&found.join(" "), &all.join(" ")),
+        ] {
+            std::fs::write(&path, with_walk(found_text, refuted)).unwrap();
+            let e = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap_err();
+            assert!(
+                e.to_string().contains("pv: "),
+                "{found_text} / {refuted}: {e}"
+            );
+        }
+        let mut v: serde_json::Value =
+            serde_json::from_str(&with_walk(&found.join(" "), "")).unwrap();
+        v["roots"].as_array_mut().unwrap().pop();
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        let e = open_at(dir.path(), &pos, Scoring::Discs, true).unwrap_err();
+        assert!(e.to_string().contains("before every root move"), "{e}");
     }
 
     /// A root move is kept with the nodes and seconds of all runs since the move before it

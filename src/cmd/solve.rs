@@ -71,8 +71,9 @@ pub struct SolveArgs {
     /// Keep the solve's state in this directory, so that a crash or `kill -9` loses only the
     /// last few minutes: each root move's value as it is found, then each step of the
     /// principal variation's walk, and every --snapshot-secs the table's bounds of the largest
-    /// subtrees (Ctrl-C or SIGTERM writes a last snapshot before it stops, exit code 130). Run the same command with --resume to go on (start position
-    /// or --moves/--board; --mode all).
+    /// subtrees (Ctrl-C or SIGTERM writes a last snapshot before it stops, exit code 130). Run
+    /// the same command with --resume to go on (start position or --moves/--board; --mode
+    /// all).
     #[arg(long, value_name = "DIR", conflicts_with = "file")]
     pub state: Option<PathBuf>,
     /// Go on with the solve kept in --state (or start it, if the directory has none).
@@ -591,13 +592,11 @@ fn print_status(dir: &std::path::Path, pos: &Position, scoring: Scoring) -> Resu
         }
     }
     if let Some((found, refuted)) = &st.walk {
-        let mut end = *pos;
-        let mut names = Vec::with_capacity(found.len());
-        for &m in found {
-            names.push(end.move_name(m));
-            end = end.apply(m).expect("checked on reading");
-        }
+        let names: Vec<String> = found.iter().map(|&m| pos.move_name(m)).collect();
         let names = names.join(" ");
+        let end = found
+            .iter()
+            .fold(*pos, |at, &m| at.apply(m).expect("checked on reading"));
         if end.legal_turns().is_empty() {
             println!(
                 "principal variation, complete ({} turns): {names}",

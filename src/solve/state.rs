@@ -502,8 +502,7 @@ impl SolveState {
     #[must_use]
     pub fn walk(&self) -> Option<(Vec<Move>, Vec<Move>)> {
         let w = self.file.pv.as_ref()?;
-        let (turns, refuted) = walk_parts(w, &self.position).expect("checked on reading");
-        Some((turns, refuted))
+        Some(walk_parts(w, &self.position).expect("checked on reading"))
     }
 
     /// Keeps the principal variation's walk: the turns `found` from the position and the
@@ -841,36 +840,13 @@ fn encode(w: &mut dyn Write, header: &TableHeader, saved: &[Saved]) -> std::io::
     w.write_all(&sum.to_le_bytes())
 }
 
-/// The turns of a kept walk, `text`, from `pos`: each legal in turn (a pass only where the
-/// side to move has none and the game goes on), or why not.
-fn walk_turns(text: &str, pos: &Position) -> Result<Vec<Move>, String> {
-    let tokens = parse_moves(text, pos.shape()).map_err(|e| e.to_string())?;
-    let mut at = *pos;
-    let mut turns = Vec::with_capacity(tokens.len());
-    for (i, t) in tokens.iter().enumerate() {
-        let m = match *t {
-            MoveToken::Square(sq) => Move::Place(sq),
-            MoveToken::Pass => Move::Pass,
-        };
-        at = at
-            .apply(m)
-            .ok_or_else(|| format!("turn {} ({t}) is not legal there", i + 1))?;
-        turns.push(m);
-    }
-    Ok(turns)
-}
-
 /// A kept walk's turns from `pos` and the moves of its next turn refuted, or why they cannot
 /// be: at least one turn, each legal in turn, and refuted moves legal at the end, distinct,
 /// and not all of its moves (one of them keeps the value).
 fn walk_parts(w: &PvWalk, pos: &Position) -> Result<(Vec<Move>, Vec<Move>), String> {
-    let turns = walk_turns(&w.found, pos)?;
+    let (end, turns) = pos.after_moves(&w.found).map_err(|e| e.to_string())?;
     if turns.is_empty() {
         return Err("a walk without its first turn".to_string());
-    }
-    let mut end = *pos;
-    for &m in &turns {
-        end = end.apply(m).expect("checked by walk_turns");
     }
     let unfit = || {
         format!(
@@ -897,7 +873,7 @@ fn walk_parts(w: &PvWalk, pos: &Position) -> Result<(Vec<Move>, Vec<Move>), Stri
     Ok((turns, refuted))
 }
 
-/// The text of a walk's turns `found`, as [`walk_turns`] reads it.
+/// The text of a walk's turns `found`, as [`Position::after_moves`] reads it.
 fn walk_text(found: &[Move]) -> String {
     found
         .iter()

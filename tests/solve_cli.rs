@@ -72,12 +72,53 @@ fn bad_input_exits_2() {
         vec!["solve", "-n", "4", "--moves", "b1", "--save"],
         vec!["solve", "-n", "4", "--hash-mb", "100000000"],
         vec!["solve", "-n", "9"],
+        vec!["solve", "-n", "4", "--pv-guide", "a1"],
+        vec!["solve", "-n", "4", "--pv-guide", "b1 zz"],
+        vec!["solve", "-n", "4", "--pv-guide", "b1", "--mode", "best"],
     ] {
         let out = reversi(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+/// On 4x4 every first move is best (blog, 2008-07-03), and the rule plays the first in
+/// row-major order; a guide through the last makes the variation begin with it, with the
+/// same value and move values, and the variation still replays to the value.
+#[test]
+fn a_guide_chooses_among_the_best_moves() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["solve", "-n", "4", "--json", "--hash-mb", "8"];
+        args.extend_from_slice(extra);
+        let out = reversi(&args);
+        assert!(out.status.success(), "{args:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let plain = json(&[]);
+    let best: Vec<&str> = plain["move_values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(plain["pv"][0], best[0]);
+    let last = best.last().unwrap();
+    assert_ne!(last, &best[0]);
+    let guided = json(&["--pv-guide", last]);
+    assert_eq!(guided["pv"][0], *last);
+    assert_eq!(guided["value"], plain["value"]);
+    assert_eq!(guided["move_values"], plain["move_values"]);
+    let pv: Vec<&str> = guided["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let end = json(&["--moves", &pv.join(" ")]);
+    assert_eq!(end["value"], plain["value"]);
+    assert_eq!(end["pv"].as_array().unwrap().len(), 0);
 }
 
 #[test]

@@ -89,6 +89,14 @@ pub struct SolveArgs {
     /// nodes. With --state, give it on every run.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["file", "status"])]
     pub import: Option<PathBuf>,
+    /// Turns of a variation from the position (another run's, such as a check's report's
+    /// "pv") whose moves the principal variation's walk tests first while it follows them: a
+    /// check of that variation in far fewer nodes than the rule's own walk, which also refutes
+    /// every move its order tries before the one that keeps the value. The variation found
+    /// keeps the value at every turn either way, but is the rule's own only where the guide's
+    /// move is the rule's first to keep it. With --state, give it on every run.
+    #[arg(long, value_name = "MOVES", conflicts_with_all = ["file", "status"])]
+    pub pv_guide: Option<String>,
     /// Seconds between the table snapshots written into --state.
     #[arg(long, requires = "state", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub snapshot_secs: u64,
@@ -385,6 +393,17 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     if args.state.is_some() && mode != Mode::All {
         return Err(UsageError("--state keeps the state of --mode all only".into()).into());
     }
+    let guide = match &args.pv_guide {
+        Some(_) if mode != Mode::All => {
+            return Err(UsageError("--pv-guide guides the variation of --mode all".into()).into())
+        }
+        Some(text) => {
+            pos.after_moves(text)
+                .map_err(|e| UsageError(format!("--pv-guide: {e}")))?
+                .1
+        }
+        None => Vec::new(),
+    };
     // A snapshot is built in memory (40 bytes a bound) as it is written (24).
     let state_mb = if args.state.is_some() {
         args.state_mb * 3
@@ -447,6 +466,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         None => None,
     };
     let mut solver = Solver::new(args.hash_mb);
+    solver.set_pv_guide(guide);
     // The bounds are in the table now; their list is dropped here.
     if let Some((dir, bounds)) = imported {
         solver.give(pos.shape(), args.scoring, &bounds);

@@ -28,7 +28,8 @@
 //! of a fixed depth-2 search with the mobility evaluation on every board, [`Tuning::pv_rule`],
 //! ties in row-major order), so it does not depend on them either, nor on the tuning or the
 //! shipped pattern weights (only [`Tuning::pv_order`] off changes it, to row-major order at
-//! every turn).
+//! every turn, and a guide, [`Solver::set_pv_guide`], where it offers another move that keeps
+//! the value).
 //!
 //! # Examples
 //!
@@ -98,6 +99,7 @@ pub struct Solver {
     shape: Option<(Shape, Scoring)>,
     tuning: Tuning,
     scoring: Scoring,
+    guide: Vec<Move>,
 }
 
 impl Solver {
@@ -110,6 +112,7 @@ impl Solver {
             shape: None,
             tuning: Tuning::default(),
             scoring: Scoring::Discs,
+            guide: Vec::new(),
         }
     }
 
@@ -143,6 +146,19 @@ impl Solver {
     /// [`Solver::beats`] (default [`Scoring::Discs`]).
     pub fn set_scoring(&mut self, scoring: Scoring) {
         self.scoring = scoring;
+    }
+
+    /// Sets the turns, from the position [`Solver::solve`] and [`Solver::solve_kept`] are
+    /// given, of a variation whose moves the principal variation's walk tests first (another
+    /// run's variation, say, to check it in far fewer nodes than the rule's walk: refuting the
+    /// moves the rule tries before the one that keeps the value can cost many times more than
+    /// proving that one). At each turn where the walk has followed the guide so far, the
+    /// guide's move is tested first and played if it keeps the value; where it does not, or
+    /// past the guide's end, the walk goes on by its rule. So the variation found keeps the
+    /// value at every turn, as without a guide, but it is the rule's own only where the
+    /// guide's move is the rule's first to keep it. Empty (the default): the rule alone.
+    pub fn set_pv_guide(&mut self, guide: Vec<Move>) {
+        self.guide = guide;
     }
 
     /// Forgets the table's entries.
@@ -328,7 +344,7 @@ impl Solver {
         progress: &dyn Progress,
     ) -> SolveReport {
         self.prepare(pos.shape(), opts.scoring);
-        solve_in(&self.table, pos, opts, progress, None)
+        solve_in(&self.table, pos, opts, &self.guide, progress, None)
             .expect("a solve without a state has nothing to write")
     }
 
@@ -361,6 +377,7 @@ impl Solver {
         let start_count = counter.load(std::sync::atomic::Ordering::Relaxed);
         let (done, wait) = std::sync::mpsc::channel::<()>();
         let table = &self.table;
+        let guide = &self.guide;
         let noted = Noted {
             inner: progress,
             at: std::sync::Mutex::new(String::new()),
@@ -404,7 +421,7 @@ impl Solver {
                     next = Instant::now() + saver.every;
                 }
             });
-            let report = solve_in(table, pos, opts, noted, Some(state));
+            let report = solve_in(table, pos, opts, guide, noted, Some(state));
             drop(done);
             report
         })
@@ -468,11 +485,13 @@ impl Progress for Noted<'_> {
 }
 
 /// The body of [`Solver::solve`] and [`Solver::solve_kept`] on `table`, prepared for `pos`'s
-/// board and the scoring rule.
+/// board and the scoring rule, with the principal variation's `guide`
+/// ([`Solver::set_pv_guide`]).
 fn solve_in(
     table: &Table,
     pos: &Position,
     opts: &SolveOptions,
+    guide: &[Move],
     progress: &dyn Progress,
     mut state: Option<&mut state::SolveState>,
 ) -> Result<SolveReport, state::StateError> {
@@ -646,6 +665,7 @@ fn solve_in(
     let mut walk = Walk {
         replay,
         refuted,
+        guide,
         keep: Some(&mut keep),
     };
     let pv = principal_variation(
@@ -925,7 +945,8 @@ fn guess_budget(t: &Tuning, shape: Shape, empties: u32) -> u64 {
 /// move whose child keeps the value, in the order of [`Searcher::pv_order_key`] on a
 /// context of [`Tuning::pv_rule`] (row-major with [`Tuning::pv_order`] off), tested by a null-window
 /// search at the value, or with [`Tuning::pv_null_window`] off by a search with the window just
-/// around it. The root's choice comes from `move_values` (black-relative, times `sign`).
+/// around it. The root's choice comes from `move_values` (black-relative, times `sign`): the
+/// guide's first turn ([`Walk::guide`]) if it is a best move, else the first best move.
 /// `progress` is told each test as it starts (on a large board the tests after the root take
 /// hours), and `walk` keeps the steps ([`Walk`]; a kept walk whose first turn is not the
 /// root's choice is not replayed).
@@ -939,7 +960,13 @@ fn principal_variation(
     walk: &mut Walk<'_>,
 ) -> Vec<Move> {
     let mut pv = Vec::new();
-    let Some(&(first, _)) = move_values.iter().find(|&&(_, v)| sign * v == value) else {
+    let best = |m: &Move| {
+        move_values
+            .iter()
+            .any(|&(b, v)| b == *m && sign * v == value)
+    };
+    let guided = walk.guide.first().filter(|m| best(m)).copied();
+    let Some(first) = guided.or_else(|| move_values.iter().map(|&(m, _)| m).find(best)) else {
         return pv;
     };
     pv.push(first);
@@ -966,6 +993,9 @@ struct Walk<'a> {
     replay: Vec<Move>,
     /// Moves of the turn after them that the kept walk refuted, skipped without a test.
     refuted: Vec<Move>,
+    /// Turns from the root whose moves are tested first while the walk follows them
+    /// ([`Solver::set_pv_guide`]).
+    guide: &'a [Move],
     /// Told after each test the turns found and the moves of the next turn refuted.
     keep: Option<KeepWalk<'a>>,
 }
@@ -973,9 +1003,10 @@ struct Walk<'a> {
 /// Perfect play from `pos`, whose value for the side to move is `value`, appended to `pv`: at
 /// each turn the first move whose child keeps the value in the order of [`pv_order`] (row-major
 /// with [`Tuning::pv_order`] off), tested by a null-window search at the value, or with
-/// [`Tuning::pv_null_window`] off by a search with the window just around it. `progress` is
-/// told each test as it starts: [`pv_words`]. The walk begins with `walk`'s replayed turns
-/// and skips the moves it says were refuted, and tells `walk` each step.
+/// [`Tuning::pv_null_window`] off by a search with the window just around it; while the
+/// variation so far is the start of `walk`'s guide, the guide's next move comes first.
+/// `progress` is told each test as it starts: [`pv_words`]. The walk begins with `walk`'s
+/// replayed turns and skips the moves it says were refuted, and tells `walk` each step.
 fn continue_pv(
     ctx: &Ctx<'_>,
     pos: &Position,
@@ -1009,13 +1040,21 @@ fn continue_pv(
             v = -v;
             continue;
         }
-        let order = if ctx.tuning.pv_order {
+        let mut order: Vec<(u32, Position)> = if ctx.tuning.pv_order {
             pv_order(&mut *fixed, &pos)
         } else {
             Squares(moves)
                 .filter_map(|sq| pos.play(sq).map(|child| (sq, child)))
                 .collect()
         };
+        if let Some(Move::Place(g)) = walk.guide.get(pv.len()) {
+            if walk.guide.starts_with(pv) {
+                if let Some(i) = order.iter().position(|&(sq, _)| sq == *g) {
+                    let guided = order.remove(i);
+                    order.insert(0, guided);
+                }
+            }
+        }
         let count = order.len();
         let mut refuted = Vec::new();
         let next = order.into_iter().enumerate().find_map(|(i, (sq, child))| {
@@ -1227,6 +1266,72 @@ mod tests {
             at = at.apply(m).unwrap();
         }
         assert!(last.is_empty(), "no test past the variation: {last:?}");
+    }
+
+    /// Whether every turn of `pv` from `pos` keeps the value `value` for the side to move,
+    /// each child's value found by a solve of its own (a fresh table each time).
+    fn keeps_the_value(pos: &Position, value: i32, pv: &[Move]) -> bool {
+        let (mut at, mut v) = (*pos, value);
+        for &m in pv {
+            let child = at.apply(m).unwrap();
+            let w = if m == Move::Pass {
+                -v
+            } else {
+                Solver::new(16).value(&child)
+            };
+            if w != -v {
+                return false;
+            }
+            (at, v) = (child, -v);
+        }
+        at.is_over()
+    }
+
+    /// A guided walk plays the guide's moves wherever they keep the value, though the rule
+    /// would play others (a guide built by brute force: at each turn the last move in
+    /// row-major order whose child keeps the value); where a guide's move loses, the walk
+    /// leaves it and still keeps the value at every turn. The value and the move values are
+    /// those of the solve without a guide.
+    #[test]
+    fn a_guided_walk_follows_the_guide_where_it_keeps_the_value() {
+        let pos = Shape::new(4, 5).unwrap().start();
+        let plain = Solver::new(16).solve(&pos, &SolveOptions::default(), &crate::progress::Silent);
+        let v0 = Solver::new(16).value(&pos);
+        let mut guide = Vec::new();
+        let (mut at, mut v) = (pos, v0);
+        while !at.is_over() {
+            let m = if at.moves() == 0 {
+                Move::Pass
+            } else {
+                Squares(at.moves())
+                    .map(Move::Place)
+                    .filter(|&m| Solver::new(16).value(&at.apply(m).unwrap()) == -v)
+                    .last()
+                    .unwrap()
+            };
+            guide.push(m);
+            (at, v) = (at.apply(m).unwrap(), -v);
+        }
+        assert_ne!(guide, plain.pv, "the rule's variation is another one here");
+        let guided = |g: Vec<Move>| {
+            let mut solver = Solver::new(16);
+            solver.set_pv_guide(g);
+            solver.solve(&pos, &SolveOptions::default(), &crate::progress::Silent)
+        };
+        let r = guided(guide.clone());
+        assert_eq!(r.pv, guide);
+        assert_eq!((r.value, &r.move_values), (plain.value, &plain.move_values));
+        // A loser at the guide's third turn: the walk leaves the guide there.
+        let two = pos.apply(guide[0]).unwrap().apply(guide[1]).unwrap();
+        let loser = Squares(two.moves())
+            .map(Move::Place)
+            .find(|&m| Solver::new(16).value(&two.apply(m).unwrap()) != -v0)
+            .expect("a losing third turn");
+        let r = guided(vec![guide[0], guide[1], loser]);
+        assert_eq!(r.pv[..2], guide[..2]);
+        assert_ne!(r.pv[2], loser);
+        assert!(keeps_the_value(&pos, v0, &r.pv), "{:?}", r.pv);
+        assert!(keeps_the_value(&pos, v0, &plain.pv));
     }
 
     /// Read from another thread while a solve runs on three threads (its splits searched in

@@ -200,6 +200,14 @@ const LONG_SOLVE_BOARDS: &[(u32, u32, &str)] = &[
          with --scoring winner-takes-empties --import results/6x7/proof-discs-patterns and \
          without --dir (resumable)",
     ),
+    (
+        6,
+        8,
+        "reversi solve --rows 6 --cols 8 --hash-mb 16384 --yes --state \
+         results/6x8/solve-discs --resume --save (40 hours on two cores over many runs), then \
+         the same with --scoring winner-takes-empties --import results/6x8/solve-discs and \
+         --state results/6x8/solve-winner-takes-empties",
+    ),
 ];
 
 /// Boards strongly solved (every reachable position), where that fits in seconds.

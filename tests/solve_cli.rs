@@ -9,6 +9,17 @@ fn reversi(args: &[&str]) -> std::process::Output {
         .expect("the binary runs")
 }
 
+/// A JSON report's principal variation as `--moves` reads it.
+fn pv_text(report: &serde_json::Value) -> String {
+    let moves: Vec<&str> = report["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    moves.join(" ")
+}
+
 #[test]
 fn json_report_of_4x4() {
     let out = reversi(&["solve", "-n", "4", "--json", "--hash-mb", "8"]);
@@ -27,14 +38,9 @@ fn json_report_of_4x4() {
     assert!(moves
         .iter()
         .all(|m| m["value"] == v["value"] && m["best"] == true));
-    let pv: Vec<&str> = v["pv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let pv = pv_text(&v);
     // The pv replays: the same command from the end of the pv finds a finished game.
-    let out = reversi(&["solve", "-n", "4", "--moves", &pv.join(" "), "--json"]);
+    let out = reversi(&["solve", "-n", "4", "--moves", &pv, "--json"]);
     assert!(out.status.success());
     let end: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(end["value"], v["value"]);
@@ -110,13 +116,7 @@ fn a_guide_chooses_among_the_best_moves() {
     assert_eq!(guided["pv"][0], *last);
     assert_eq!(guided["value"], plain["value"]);
     assert_eq!(guided["move_values"], plain["move_values"]);
-    let pv: Vec<&str> = guided["pv"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
-    let end = json(&["--moves", &pv.join(" ")]);
+    let end = json(&["--moves", &pv_text(&guided)]);
     assert_eq!(end["value"], plain["value"]);
     assert_eq!(end["pv"].as_array().unwrap().len(), 0);
 }

@@ -814,9 +814,10 @@ const LONG_NODES_PER_SEC: f64 = 2.3e7;
 /// nodes, and where the nodes come from. 6x8 is the check's solve, the one whose principal
 /// variation's walk followed the rule alone (the first solve took 2.67e12 nodes with a guided
 /// walk, its value alone about 2.6e12); 7x7 from session 48's sample of its proof: a first
-/// selection of 4,091 units at 1.70e9 nodes each, 7.0e12 nodes, three to nine times that with reselections, and a
-/// fifth of that for one solve (6x7's solve took 0.21 times its proof's nodes), the high end
-/// of which is taken (cluster/PLAN.md, section 9). 7x7 also anchors the boards larger than it.
+/// selection of 4,091 units at 1.70e9 nodes each, 7.0e12 nodes, three to nine times that with
+/// reselections, and a fifth of that for one solve (6x7's solve took 0.21 times its proof's
+/// nodes), the high end of which is taken (cluster/PLAN.md, section 9). 7x7 also anchors the
+/// boards larger than it.
 const START_COSTS: [(u32, u32, u32, f64, &str); 5] = [
     (6, 6, 32, 3.96e8, "measured (BENCHMARKS.md)"),
     (5, 8, 36, 3.12e9, "measured (BENCHMARKS.md)"),
